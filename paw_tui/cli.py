@@ -1,0 +1,132 @@
+"""The ``paw-tui`` command line: argument parsing and dispatch.
+
+Only the chosen command's module is imported (and so only its dependencies), because the
+hook-facing commands have whole-process budgets of a few ``python -c pass`` (DESIGN §10).
+Exit codes: 0 success or allow, 2 a refusal the caller must act on, 1 an unexpected failure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from paw_tui import __version__
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+# name -> (module, one-line help). Order is the order shown by --help.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "context": (
+        "paw_tui.commands.context",
+        "print the paw_get_context response for a work item and an agent",
+    ),
+    "init": (
+        "paw_tui.commands.init",
+        "create the .paw/ and .orchestration/ skeletons (never overwrites)",
+    ),
+}
+
+DESCRIPTION = """\
+Govern what AI coding agents are told and what they may do in a repository.
+Run 'paw-tui COMMAND --help' for the options of one command."""
+EPILOG = "Exit codes: 0 success, 2 refused or invalid input, 1 unexpected failure."
+
+
+def _common_options() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--workspace",
+        "-w",
+        action="append",
+        metavar="DIR",
+        help="a workspace root; repeat for a multi-root workspace, searched in order "
+        "(default: PAW_WORKSPACE_PATH, else the nearest directory holding .orchestration/, "
+        ".paw/ or .git)",
+    )
+    common.add_argument(
+        "--debug", action="store_true", help="show the traceback of an unexpected failure"
+    )
+    return common
+
+
+def _chosen_command(argv: Sequence[str]) -> str | None:
+    for arg in argv:
+        if arg in COMMANDS:
+            return arg
+        if not arg.startswith("-"):
+            return None
+    return None
+
+
+def build_parser(chosen: str | None) -> argparse.ArgumentParser:
+    """The parser, with the full sub-parser of ``chosen`` and one-line stubs for the rest."""
+    import importlib
+
+    parser = argparse.ArgumentParser(
+        prog="paw-tui",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"paw-tui {__version__}")
+    parser.add_argument("--debug", action="store_true", help=argparse.SUPPRESS)
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    common = _common_options()
+    for name, (module_name, help_text) in COMMANDS.items():
+        if name == chosen:
+            module = importlib.import_module(module_name)
+            module.add_parser(subparsers, [common])
+        else:
+            subparsers.add_parser(name, help=help_text, add_help=False)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    chosen = _chosen_command(args_list)
+    parser = build_parser(chosen)
+    args = parser.parse_args(args_list)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    debug = bool(getattr(args, "debug", False)) or "--debug" in args_list
+    from paw_tui.core.errors import PawError
+
+    try:
+        return int(args.run(args))
+    except PawError as exc:
+        _report(str(exc))
+        return exc.exit_code
+    except KeyboardInterrupt:
+        _report("Interrupted.")
+        return 130
+    except BrokenPipeError:
+        # The reader went away (``| head``): not our failure, and nothing left to say.
+        _silence_stdout()
+        return 0
+    except Exception as exc:  # noqa: BLE001 - the last line of defence for a user-facing tool
+        if debug:
+            raise
+        _report(
+            f"paw-tui: unexpected failure: {type(exc).__name__}: {exc} "
+            "(run again with --debug for the traceback)"
+        )
+        return 1
+
+
+def _report(message: str) -> None:
+    from paw_tui.commands.output import write_err
+
+    write_err(message.rstrip("\n") + "\n")
+
+
+def _silence_stdout() -> None:
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass

@@ -1,0 +1,42 @@
+"""``paw-tui context WORK_ID --agent NAME``: what ``paw_get_context`` answers."""
+
+from __future__ import annotations
+
+import argparse
+
+from paw_tui.commands.output import write_json, write_out
+from paw_tui.core.context_format import format_context
+from paw_tui.core.context_tool import get_context
+from paw_tui.core.platform import PlatformProbe, home_directory, user_instructions_dir
+from paw_tui.core.workspace import discover_roots
+
+HELP = "print the paw_get_context response for a work item and an agent"
+DESCRIPTION = """\
+Resolve the custom instructions for the agent NAME (workspace layer over user layer over the
+agent's defaults) and the work item's WorkflowContext.md, exactly as the paw_get_context
+tool answers an agent. The first workspace root holding .paw/work/WORK_ID/ is used."""
+
+
+def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:  # type: ignore[type-arg]
+    parser = subparsers.add_parser("context", help=HELP, description=DESCRIPTION, parents=parents)
+    parser.add_argument("work_id", metavar="WORK_ID", help="the work item (.paw/work/WORK_ID/)")
+    parser.add_argument(
+        "--agent", required=True, metavar="NAME", help='the agent\'s name, e.g. "PAW-02B Impl Planner"'
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="print the three file statuses and parsed fields as JSON"
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    probe = PlatformProbe()
+    roots = discover_roots(args.workspace or (), home=home_directory(probe))
+    result = get_context(
+        args.work_id, args.agent, roots=roots, user_instructions_dir=user_instructions_dir(probe)
+    )
+    if args.json:
+        write_json(result.to_dict())
+    else:
+        write_out(format_context(result) + "\n")
+    return 0

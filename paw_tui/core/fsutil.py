@@ -1,0 +1,70 @@
+"""Writing files so that no reader ever sees half of one.
+
+Every machine-owned write goes through here: a temporary file in the same directory,
+flushed and synced, then moved into place with ``os.replace`` (or linked, when an existing
+file must never be overwritten).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+
+def _write_temp(directory: str, name: str, data: bytes) -> str:
+    fd, temp = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except BaseException:
+        _unlink_quietly(temp)
+        raise
+    return temp
+
+
+def _unlink_quietly(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def atomic_write(path: str, data: bytes) -> None:
+    """Replace ``path`` with ``data`` in one step; readers see the old or the new file."""
+    directory, name = os.path.split(os.path.abspath(path))
+    temp = _write_temp(directory, name, data)
+    try:
+        os.replace(temp, path)
+    except BaseException:
+        _unlink_quietly(temp)
+        raise
+
+
+def create_new_file(path: str, data: bytes) -> bool:
+    """Write ``path`` only when nothing is there; True when this call created it.
+
+    The content appears whole (a hard link of a finished temporary file), and an existing
+    file, even one created a moment ago by someone else, is never overwritten.
+    """
+    if os.path.lexists(path):
+        return False
+    directory, name = os.path.split(os.path.abspath(path))
+    temp = _write_temp(directory, name, data)
+    try:
+        os.link(temp, path)
+        return True
+    except FileExistsError:
+        return False
+    except OSError:
+        # No hard links here (some network and FAT file systems): exclusive create instead.
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            return False
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        return True
+    finally:
+        _unlink_quietly(temp)
