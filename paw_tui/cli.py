@@ -72,7 +72,8 @@ def build_parser(chosen: str | None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"paw-tui {__version__}")
     parser.add_argument("--debug", action="store_true", help=argparse.SUPPRESS)
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    # An explicit prog keeps argparse from building a HelpFormatter (and importing shutil).
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", prog="paw-tui")
     common = _common_options()
     for name, (module_name, help_text) in COMMANDS.items():
         if name == chosen:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 
 
@@ -30,4 +29,6 @@ def write_err(text: str) -> None:
 
 
 def write_json(data: object) -> None:
+    import json  # only --json pays for it
+
     write_out(json.dumps(data, indent=2, ensure_ascii=False) + "\n")

@@ -13,7 +13,6 @@ import re
 from paw_tui.core.errors import CancelledError, ValidationError
 from paw_tui.core.instructions import load_instructions, workspace_instructions_dir
 from paw_tui.core.textfile import FileStatus, load_text_file
-from paw_tui.core.workflow import parse_fields, work_id_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -29,14 +28,25 @@ CANCELLED_MESSAGE = "Context retrieval was cancelled."
 class WorkflowStatus(FileStatus):
     """WorkflowContext.md's status plus its parsed ``Field: Value`` lines."""
 
-    __slots__ = ("fields",)
+    __slots__ = ("_fields",)
 
     def __init__(self, status: FileStatus) -> None:
         super().__init__(status.path, status.exists, status.content, status.error)
-        self.fields = parse_fields(status.content) if status.content else {}
+        self._fields: dict[str, str] | None = None
+
+    @property
+    def fields(self) -> dict[str, str]:
+        """Parsed on first use: the text output never needs them."""
+        if self._fields is None:
+            from paw_tui.core.workflow import parse_fields
+
+            self._fields = parse_fields(self.content) if self.content else {}
+        return self._fields
 
     @property
     def work_id(self) -> str | None:
+        from paw_tui.core.workflow import work_id_of
+
         return work_id_of(self.fields)
 
     def to_dict(self) -> dict[str, object]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 from importlib import resources
 
+from paw_tui.core.errors import WorkspaceError
 from paw_tui.core.fsutil import create_new_file
 
 # (path relative to the workspace root, template file or None for a directory)
@@ -44,21 +45,26 @@ def _template(name: str) -> bytes:
 def create_skeleton(root: str) -> list[ScaffoldStep]:
     """Create what is missing of the skeleton under ``root``; report every entry.
 
-    Raises OSError when something cannot be created (for example a file standing where a
-    directory belongs); entries made before the failure stay.
+    Raises WorkspaceError when something cannot be created (for example a file standing
+    where a directory belongs); entries made before the failure stay, nothing is removed.
     """
     steps: list[ScaffoldStep] = []
     for relative, template in SKELETON:
         target = os.path.join(root, *relative.split("/"))
-        if template is None:
-            if os.path.isdir(target):
-                steps.append(ScaffoldStep(relative, "directory", False))
-                continue
-            if os.path.lexists(target):
-                raise NotADirectoryError(f"{target} exists and is not a directory")
-            os.makedirs(target, exist_ok=True)
-            steps.append(ScaffoldStep(relative, "directory", True))
-        else:
-            created = create_new_file(target, _template(template))
-            steps.append(ScaffoldStep(relative, "file", created))
+        try:
+            steps.append(_create(relative, target, template))
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            raise WorkspaceError(f"Cannot create {target}: {reason[:1].lower()}{reason[1:]}.") from exc
     return steps
+
+
+def _create(relative: str, target: str, template: str | None) -> ScaffoldStep:
+    if template is not None:
+        return ScaffoldStep(relative, "file", create_new_file(target, _template(template)))
+    if os.path.isdir(target):
+        return ScaffoldStep(relative, "directory", False)
+    if os.path.lexists(target):
+        raise NotADirectoryError(0, "it exists and is not a directory")
+    os.makedirs(target, exist_ok=True)
+    return ScaffoldStep(relative, "directory", True)

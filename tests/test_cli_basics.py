@@ -1,0 +1,101 @@
+"""The command line as a whole: version, help for every command, exit codes, python -m."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+import paw_tui
+from paw_tui.cli import COMMANDS, main
+
+
+def test_version(capsys) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0
+    assert capsys.readouterr().out.strip() == f"paw-tui {paw_tui.__version__}"
+
+
+def test_top_level_help_lists_every_command(capsys) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["--help"])
+    assert stop.value.code == 0
+    out = capsys.readouterr().out
+    for name in COMMANDS:
+        assert name in out
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_every_command_has_help(command: str, capsys) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main([command, "--help"])
+    assert stop.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"usage: paw-tui {command}")
+    assert "--workspace" in out
+
+
+def test_bare_command_prints_help(capsys) -> None:
+    assert main([]) == 0
+    assert "COMMAND" in capsys.readouterr().out
+
+
+def test_unknown_command_is_a_usage_error(capsys) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["frobnicate"])
+    assert stop.value.code == 2
+    assert "invalid choice" in capsys.readouterr().err
+
+
+def test_missing_required_option_is_a_usage_error(capsys) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["context", "auth-system"])
+    assert stop.value.code == 2
+    assert "--agent" in capsys.readouterr().err
+
+
+def test_unexpected_failure_is_one_line_without_traceback(monkeypatch, tmp_path, capsys) -> None:
+    import paw_tui.commands.init as init_command
+
+    def explode(args):  # noqa: ANN001, ARG001
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(init_command, "run", explode)
+    monkeypatch.chdir(tmp_path)
+    assert main(["init"]) == 1
+    err = capsys.readouterr().err
+    assert err.strip() == (
+        "paw-tui: unexpected failure: RuntimeError: disk on fire "
+        "(run again with --debug for the traceback)"
+    )
+    assert "Traceback" not in err
+
+
+def test_debug_shows_the_traceback(monkeypatch, tmp_path) -> None:
+    import paw_tui.commands.init as init_command
+
+    def explode(args):  # noqa: ANN001, ARG001
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(init_command, "run", explode)
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(RuntimeError, match="disk on fire"):
+        main(["init", "--debug"])
+
+
+def test_python_dash_m_runs_the_same_cli(tmp_path) -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "paw_tui", "--version"], capture_output=True, text=True, cwd=tmp_path
+    )
+    assert out.returncode == 0
+    assert out.stdout.strip() == f"paw-tui {paw_tui.__version__}"
+
+
+def test_console_script_is_installed(tmp_path) -> None:
+    script = os.path.join(os.path.dirname(sys.executable), "paw-tui")
+    out = subprocess.run([script, "--version"], capture_output=True, text=True, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == f"paw-tui {paw_tui.__version__}"
