@@ -12,45 +12,16 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
-import statistics
-import subprocess
 import sys
 import tempfile
-import time
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BENCH_VENV = os.path.join(REPO, "build", "bench-venv")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _harness import clean_env, interleaved, pick_python, report  # noqa: E402
+
 BUDGET = 3.0
 
 
-def venv_bin(venv: str, name: str) -> str:
-    return os.path.join(venv, "Scripts" if os.name == "nt" else "bin", name)
-
-
-def ensure_bench_venv() -> str:
-    """A venv with paw-tui installed non-editable from this checkout; its python."""
-    python = venv_bin(BENCH_VENV, "python")
-    if not os.path.exists(python):
-        subprocess.run([sys.executable, "-m", "venv", BENCH_VENV], check=True)
-    subprocess.run(
-        [python, "-m", "pip", "install", "--quiet", "--force-reinstall", "--no-deps", REPO],
-        check=True,
-    )
-    # Dependencies once (the context path imports none of them, but the install must be real).
-    subprocess.run([python, "-m", "pip", "install", "--quiet", REPO], check=True)
-    return python
-
-
-def is_normal_install(python: str) -> bool:
-    code = "import paw_tui, sys; print(paw_tui.__file__)"
-    location = subprocess.run(
-        [python, "-c", code], capture_output=True, text=True, check=True, cwd=tempfile.gettempdir()
-    )
-    return "site-packages" in location.stdout
-
-
-def make_workspace(base: str) -> tuple[str, dict[str, str]]:
+def make_workspace(base: str) -> tuple[str, str]:
     """A realistic workspace: both instruction layers and a WorkflowContext.md."""
     root = os.path.join(base, "ws")
     home = os.path.join(base, "home")
@@ -63,10 +34,7 @@ def make_workspace(base: str) -> tuple[str, dict[str, str]]:
             handle.write(body)
     with open(os.path.join(root, ".paw", "work", "auth-system", "WorkflowContext.md"), "w") as h:
         h.write("Work Title: Auth\nWork ID: auth-system\nTarget Branch: feature/auth\n")
-    env = dict(os.environ, PAW_USER_HOME=home)
-    env.pop("PAW_WORKSPACE_PATH", None)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    return root, env
+    return root, home
 
 
 def main() -> int:
@@ -75,31 +43,22 @@ def main() -> int:
     parser.add_argument("--use-current-env", action="store_true",
                         help="measure the paw-tui of this interpreter instead of build/bench-venv")
     options = parser.parse_args()
-    python = sys.executable if options.use_current_env else ensure_bench_venv()
-    if not is_normal_install(python):
-        print("warning: paw_tui is not a normal site-packages install; figures are not valid")
-    script = venv_bin(os.path.dirname(os.path.dirname(python)), "paw-tui")
-    if not os.path.exists(script):
-        script = shutil.which("paw-tui") or "paw-tui"
+    python, script = pick_python(options.use_current_env)
     with tempfile.TemporaryDirectory() as base:
-        root, env = make_workspace(base)
-        context = [script, "context", "auth-system", "--agent", "PAW-02B Impl Planner"]
-        baseline = [python, "-c", "pass"]
-        for command in (context, baseline):  # warm the page cache and byte-code
-            subprocess.run(command, cwd=root, env=env, check=True, capture_output=True)
-        times: dict[str, list[float]] = {"context": [], "baseline": []}
-        for _ in range(options.runs):
-            for name, command in (("baseline", baseline), ("context", context)):
-                start = time.perf_counter()
-                subprocess.run(command, cwd=root, env=env, check=True, stdout=subprocess.DEVNULL)
-                times[name].append(time.perf_counter() - start)
-    base_ms = statistics.median(times["baseline"]) * 1000
-    ctx_ms = statistics.median(times["context"]) * 1000
-    ratio = ctx_ms / base_ms
-    print(f"python -c pass      median {base_ms:7.1f} ms  ({options.runs} runs)")
-    print(f"paw-tui context     median {ctx_ms:7.1f} ms  ({options.runs} runs)")
-    print(f"ratio               {ratio:7.2f}x  (budget {BUDGET:.1f}x: {'OK' if ratio <= BUDGET else 'OVER'})")
-    return 0 if ratio <= BUDGET else 1
+        root, home = make_workspace(base)
+        medians = interleaved(
+            {
+                "baseline": [python, "-c", "pass"],
+                "context": [script, "context", "auth-system", "--agent", "PAW-02B Impl Planner"],
+            },
+            options.runs,
+            cwd=root,
+            env=clean_env(PAW_USER_HOME=home),
+        )
+    base_ms = medians["baseline"] * 1000
+    print(f"{'python -c pass':<28} median {base_ms:7.1f} ms   ({options.runs} runs, interleaved)")
+    ok = report("paw-tui context", medians["context"] * 1000, base_ms, BUDGET)
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

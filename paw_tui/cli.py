@@ -7,13 +7,13 @@ Exit codes: 0 success or allow, 2 a refusal the caller must act on, 1 an unexpec
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 from paw_tui import __version__
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import argparse
     from collections.abc import Sequence
 
 # name -> (module, one-line help). Order is the order shown by --help.
@@ -26,6 +26,19 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "paw_tui.commands.init",
         "create the .paw/ and .orchestration/ skeletons (never overwrites)",
     ),
+    "intents": ("paw_tui.commands.intents", "list, show, select and set the status of intents"),
+    "check": ("paw_tui.commands.check", "would a write to PATH be allowed now, and which pattern decided"),
+    "sessions": ("paw_tui.commands.sessions", "list agent sessions or release one's intent lock"),
+    "approvals": ("paw_tui.commands.approvals", "approve or reject intent selections awaiting a human"),
+    "prompt": ("paw_tui.commands.prompt", "print the governance prompt section for a session"),
+    "trace": ("paw_tui.commands.trace", "tail, show, verify and export the audit ledger"),
+    "gate": (
+        "paw_tui.commands.gate",
+        "hook mode: read one agent-client event on stdin, answer allow or deny",
+    ),
+    "mcp": ("paw_tui.commands.mcp", "run the MCP stdio server"),
+    "install": ("paw_tui.commands.install", "set up the gate's hooks and the MCP server for a client"),
+    "doctor": ("paw_tui.commands.doctor", "self-test of the installation, hooks and orchestration files"),
 }
 
 DESCRIPTION = """\
@@ -35,6 +48,8 @@ EPILOG = "Exit codes: 0 success, 2 refused or invalid input, 1 unexpected failur
 
 
 def _common_options() -> argparse.ArgumentParser:
+    import argparse
+
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
         "--workspace",
@@ -52,16 +67,23 @@ def _common_options() -> argparse.ArgumentParser:
 
 
 def _chosen_command(argv: Sequence[str]) -> str | None:
+    skip = False
     for arg in argv:
+        if skip:
+            skip = False
+            continue
         if arg in COMMANDS:
             return arg
-        if not arg.startswith("-"):
+        if arg in ("--workspace", "-w"):
+            skip = True  # its value comes next
+        elif not arg.startswith("-"):
             return None
     return None
 
 
 def build_parser(chosen: str | None) -> argparse.ArgumentParser:
     """The parser, with the full sub-parser of ``chosen`` and one-line stubs for the rest."""
+    import argparse
     import importlib
 
     parser = argparse.ArgumentParser(
@@ -72,6 +94,9 @@ def build_parser(chosen: str | None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"paw-tui {__version__}")
     parser.add_argument("--debug", action="store_true", help=argparse.SUPPRESS)
+    # Accepted before the command too (paw-tui -w DIR context ...); merged in main().
+    parser.add_argument("--workspace", "-w", action="append", dest="leading_workspace",
+                        metavar="DIR", help=argparse.SUPPRESS)
     # An explicit prog keeps argparse from building a HelpFormatter (and importing shutil).
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", prog="paw-tui")
     common = _common_options()
@@ -86,12 +111,20 @@ def build_parser(chosen: str | None) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list[:1] == ["gate"] and not {"-h", "--help"} & set(args_list):
+        # The hook's hot path: no argparse, nothing but the gate (DESIGN §10).
+        from paw_tui.gate.main import main as gate_main
+
+        return gate_main(args_list[1:])
     chosen = _chosen_command(args_list)
     parser = build_parser(chosen)
     args = parser.parse_args(args_list)
     if args.command is None:
         parser.print_help()
         return 0
+    leading = getattr(args, "leading_workspace", None)
+    if leading:
+        args.workspace = list(leading) + list(getattr(args, "workspace", None) or [])
     debug = bool(getattr(args, "debug", False)) or "--debug" in args_list
     from paw_tui.core.errors import PawError
 

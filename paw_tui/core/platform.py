@@ -7,7 +7,6 @@ rules run in tests on Linux with injected readers (``/proc/version``, the enviro
 
 from __future__ import annotations
 
-import ntpath
 import os
 import posixpath
 import sys
@@ -99,7 +98,11 @@ def platform_name(probe: PlatformProbe) -> str:
 
 def path_module(probe: PlatformProbe):  # type: ignore[no-untyped-def]
     """The ``os.path`` flavour of the probed platform (``ntpath`` or ``posixpath``)."""
-    return ntpath if is_windows(probe) else posixpath
+    if is_windows(probe):
+        import ntpath
+
+        return ntpath
+    return posixpath
 
 
 def home_directory(probe: PlatformProbe) -> str | None:

@@ -10,10 +10,11 @@ from __future__ import annotations
 import re
 
 # A field name starts with a letter and is a short phrase; list bullets and bold markers
-# around it are tolerated because people write WorkflowContext.md by hand.
+# around it are tolerated because people write WorkflowContext.md by hand. A colon followed
+# by "//" is a URL's scheme ("https://..."), not the end of a field name.
 _FIELD_LINE = re.compile(
     r"^[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?([A-Za-z][A-Za-z0-9 _./()&-]{0,63}?)[ \t]*(?:\*\*|__)?"
-    r"[ \t]*:(?:\*\*|__)?[ \t]*(.*?)[ \t]*$"
+    r"[ \t]*:(?!//)(?:\*\*|__)?[ \t]*(.*?)[ \t]*$"
 )
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 WORK_ID_FIELDS = ("work id", "feature slug")
@@ -35,7 +36,7 @@ def parse_fields(text: str) -> dict[str, str]:
         if fence is not None or line.lstrip().startswith("#"):
             continue
         match = _FIELD_LINE.match(line)
-        if match and "://" not in match.group(1):
+        if match:
             name = match.group(1).strip()
             if name not in fields:
                 fields[name] = match.group(2)

@@ -1,0 +1,89 @@
+"""Shared by the bench scripts: a normal (non-editable, byte-compiled) install to measure,
+and interleaved whole-process timing against a baseline measured in the same run."""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BENCH_VENV = os.path.join(REPO, "build", "bench-venv")
+
+
+def venv_bin(venv: str, name: str) -> str:
+    return os.path.join(venv, "Scripts" if os.name == "nt" else "bin", name)
+
+
+def ensure_bench_venv(extras: str = "") -> str:
+    """A venv under build/bench-venv with this checkout installed non-editable; its python."""
+    python = venv_bin(BENCH_VENV, "python")
+    if not os.path.exists(python):
+        subprocess.run([sys.executable, "-m", "venv", BENCH_VENV], check=True)
+    target = REPO + (f"[{extras}]" if extras else "")
+    subprocess.run([python, "-m", "pip", "install", "--quiet", target], check=True)
+    subprocess.run(
+        [python, "-m", "pip", "install", "--quiet", "--force-reinstall", "--no-deps", REPO], check=True
+    )
+    return python
+
+
+def is_normal_install(python: str) -> bool:
+    code = "import paw_tui; print(paw_tui.__file__)"
+    out = subprocess.run(
+        [python, "-c", code], capture_output=True, text=True, check=True, cwd=tempfile.gettempdir()
+    )
+    return "site-packages" in out.stdout
+
+
+def pick_python(use_current_env: bool, extras: str = "") -> tuple[str, str]:
+    """(python, paw-tui script) to measure; warns when the install is not a normal one."""
+    python = sys.executable if use_current_env else ensure_bench_venv(extras)
+    if not is_normal_install(python):
+        print("warning: paw_tui is not a normal site-packages install; figures are not valid")
+    script = venv_bin(os.path.dirname(os.path.dirname(python)), "paw-tui")
+    return python, script
+
+
+def interleaved(
+    commands: dict[str, list[str]],
+    runs: int,
+    *,
+    cwd: str,
+    env: dict[str, str],
+    stdin: bytes | None = None,
+    expect: dict[str, int] | None = None,
+) -> dict[str, float]:
+    """Median seconds of each command, run in turn ``runs`` times after one warm-up."""
+    expected = expect or {}
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for round_number in range(runs + 1):
+        for name, command in commands.items():
+            start = time.perf_counter()
+            done = subprocess.run(command, cwd=cwd, env=env, input=stdin, capture_output=True)
+            elapsed = time.perf_counter() - start
+            if done.returncode != expected.get(name, 0):
+                raise SystemExit(
+                    f"{name} exited {done.returncode}: {done.stderr.decode(errors='replace')}"
+                )
+            if round_number:
+                times[name].append(elapsed)
+    return {name: statistics.median(values) for name, values in times.items()}
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    env = dict(os.environ)
+    for name in ("PAW_WORKSPACE_PATH", "CLAUDE_PROJECT_DIR", "PYTHONDONTWRITEBYTECODE"):
+        env.pop(name, None)
+    env.update(extra)
+    return env
+
+
+def report(label: str, value_ms: float, base_ms: float, budget: float) -> bool:
+    ratio = value_ms / base_ms
+    verdict = "OK" if ratio <= budget else "OVER"
+    print(f"{label:<28} median {value_ms:7.1f} ms   {ratio:5.2f}x python -c pass  (budget {budget:.1f}x: {verdict})")
+    return ratio <= budget

@@ -1,0 +1,71 @@
+"""``paw-tui check PATH... --session S``: would a write be allowed now, and why."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from paw_tui.commands.common import require_valid_policy, state_for
+from paw_tui.commands.output import write_json, write_out
+
+
+def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:  # type: ignore[type-arg]
+    parser = subparsers.add_parser(
+        "check", help="would a write to PATH be allowed now, and which pattern decided", parents=parents,
+        description="Decide each PATH as the gate would for the session's active intent (or for "
+        "--intent ID), naming the deciding pattern (index and text). Exit 0 when every path is "
+        "allowed, 2 when any is denied.",
+    )
+    parser.add_argument("paths", nargs="+", metavar="PATH")
+    who = parser.add_mutually_exclusive_group(required=True)
+    who.add_argument("--session", metavar="S", help="check against this session's active intent")
+    who.add_argument("--intent", metavar="ID", help="check against this intent's scope")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from paw_tui.core.errors import ValidationError
+
+    state = state_for(args)
+    require_valid_policy(state)
+    policy = state.policy
+    if args.intent:
+        intent = policy.intent(args.intent)
+        if intent is None:
+            raise ValidationError(f"Unknown intent '{args.intent}'.")
+    else:
+        from paw_tui.core.sessions import load_session
+        from paw_tui.gate.decide import _held_intent
+
+        session = load_session(state.root, args.session)
+        intent, refusal = _held_intent(state, policy, session, None)  # type: ignore[arg-type]
+        if intent is None:
+            if args.json:
+                write_json({"allowed": False, "reason": refusal, "results": []})
+            else:
+                write_out(f"deny  (every path)  {refusal}\n")
+            return 2
+    checker = policy.checker(intent)
+    results = []
+    for path in args.paths:
+        try:
+            results.append(checker.check(path, cwd=os.getcwd()).to_dict())
+        except ValueError as exc:
+            results.append({"allowed": False, "kind": "invalid", "path": path, "intent_id": intent.id,
+                            "index": None, "pattern": None, "message": str(exc), "detail": str(exc)})
+    allowed = all(result["allowed"] for result in results)
+    if args.json:
+        write_json({"allowed": allowed, "intent_id": intent.id, "results": results})
+    else:
+        lines = []
+        for result in results:
+            verdict = "allow" if result["allowed"] else "deny "
+            if result["pattern"] is not None:
+                index = "" if result["index"] is None else f"#{result['index']} "
+                rule = f"{index}'{result['pattern']}'"
+            else:
+                rule = "(no pattern)"
+            lines.append(f"{verdict}  {result['path']}  {result['kind']}  {rule}")
+        write_out("\n".join(lines) + "\n")
+    return 0 if allowed else 2

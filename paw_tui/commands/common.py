@@ -1,0 +1,57 @@
+"""What several commands share: finding the one workspace root, and plain-text tables."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from paw_tui.core.errors import WorkspaceError
+
+
+def workspace_root(args: argparse.Namespace) -> str:
+    """The first workspace root by DESIGN §1's rules; WorkspaceError when there is none."""
+    from paw_tui.core.platform import PlatformProbe, home_directory
+    from paw_tui.core.workspace import discover_roots
+
+    roots = discover_roots(getattr(args, "workspace", None) or (), home=home_directory(PlatformProbe()))
+    if not roots:
+        raise WorkspaceError(
+            f"No paw-tui workspace found from {os.getcwd()}: run 'paw-tui init' there or pass --workspace DIR."
+        )
+    root = roots[0]
+    if not os.path.isdir(root):
+        raise WorkspaceError(f"Workspace '{root}' is not a directory.")
+    return root
+
+
+def state_for(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    from paw_tui.core.workspace_state import WorkspaceState
+
+    return WorkspaceState(workspace_root(args))
+
+
+def require_valid_policy(state) -> None:  # type: ignore[no-untyped-def]
+    """Stop with every problem listed (stderr) when the orchestration files are invalid."""
+    from paw_tui.core.errors import ValidationError
+
+    policy = state.policy
+    if not policy.valid:
+        details = "\n".join(f"  {problem}" for problem in policy.problems)
+        raise ValidationError(f"{policy.unavailable_reason}\nAll problems:\n{details}")
+
+
+def table(rows: list[list[str]], headers: list[str]) -> str:
+    widths = [len(h) for h in headers]
+    for row in rows:
+        widths = [max(w, len(cell)) for w, cell in zip(widths, row)]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip()]
+    lines += ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def format_time(seconds: float | None) -> str:
+    if not seconds:
+        return "-"
+    import time
+
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(seconds))

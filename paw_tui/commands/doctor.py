@@ -1,0 +1,179 @@
+"""``paw-tui doctor``: check the installation, the hooks and the orchestration files.
+
+Each check prints ``ok``, ``warn`` or ``FAIL`` with one sentence; the exit code is 2 when any
+check failed. The hook check runs the configured gate command for real, against a scratch copy
+of the orchestration files, with a canary Write that must be denied.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+from paw_tui.commands.common import workspace_root
+from paw_tui.commands.output import write_out
+
+OK, WARN, FAIL = "ok", "warn", "FAIL"
+
+
+def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:  # type: ignore[type-arg]
+    parser = subparsers.add_parser(
+        "doctor", help="self-test of the installation, hooks and orchestration files", parents=parents,
+        description="Check the workspace's orchestration files, the audit ledger, the Claude Code "
+        "hooks and MCP set-up (running the hook command on a canary payload), and optional extras.",
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from paw_tui import __version__
+
+    results: list[tuple[str, str, str]] = []
+
+    def add(status: str, name: str, detail: str) -> None:
+        results.append((status, name, detail))
+
+    add(OK, "paw-tui", f"version {__version__} on Python {sys.version.split()[0]} ({sys.executable})")
+    root = workspace_root(args)
+    add(OK, "workspace", root)
+    _check_policy(root, add)
+    _check_ledger(root, add)
+    hooks = _check_claude(root, add)
+    if hooks:
+        _run_canary(root, hooks, add)
+    _check_mcp(root, bool(hooks), add)
+    if args.json:
+        from paw_tui.commands.output import write_json
+
+        write_json([{"status": s, "check": n, "detail": d} for s, n, d in results])
+    else:
+        write_out("".join(f"{s:<4}  {n:<12} {d}\n" for s, n, d in results))
+    return 2 if any(s == FAIL for s, _, _ in results) else 0
+
+
+def _check_policy(root: str, add) -> None:  # type: ignore[no-untyped-def]
+    from paw_tui.core.policy import load_policy
+
+    policy = load_policy(root, use_cache=False)
+    if not policy.valid:
+        for problem in policy.problems:
+            add(FAIL, "orchestration", problem)
+        return
+    if not policy.intents_present:
+        add(WARN, "orchestration", "no .orchestration/active_intents.yaml: every mutating tool is denied (run 'paw-tui init')")
+    else:
+        add(OK, "orchestration", f"{len(policy.intents)} intents, {len(policy.selectable())} selectable")
+    for warning in policy.warnings:
+        add(WARN, "orchestration", warning)
+
+
+def _check_ledger(root: str, add) -> None:  # type: ignore[no-untyped-def]
+    from paw_tui.core.ledger import Ledger
+
+    ledger = Ledger.for_workspace(root)
+    if not os.path.exists(ledger.path):
+        add(OK, "ledger", "no records yet")
+        return
+    result = ledger.verify()
+    add(OK if result.ok else FAIL, "ledger", result.message)
+
+
+def _check_claude(root: str, add) -> list[str]:  # type: ignore[no-untyped-def]
+    """The configured PreToolUse gate commands (empty when none)."""
+    from paw_tui.core.client_setup import MARKER, PRE_TOOL_MATCHER
+
+    path = os.path.join(root, ".claude", "settings.json")
+    if not os.path.exists(path):
+        add(WARN, "claude-code", "no .claude/settings.json: run 'paw-tui install claude-code' to enforce the handshake")
+        return []
+    try:
+        with open(path, encoding="utf-8") as handle:
+            settings = json.load(handle)
+    except (OSError, ValueError) as exc:
+        add(FAIL, "claude-code", f"{path} cannot be read as JSON: {exc}")
+        return []
+    hooks = settings.get("hooks") if isinstance(settings, dict) else None
+    found: dict[str, list[str]] = {}
+    matchers: list[str] = []
+    for event, entries in (hooks or {}).items() if isinstance(hooks, dict) else []:
+        for entry in entries if isinstance(entries, list) else []:
+            for handler in entry.get("hooks", []) if isinstance(entry, dict) else []:
+                command = handler.get("command") if isinstance(handler, dict) else None
+                if isinstance(command, str) and MARKER in command:
+                    found.setdefault(event, []).append(command)
+                    if event == "PreToolUse":
+                        matchers.append(str(entry.get("matcher", "")))
+    missing = [e for e in ("PreToolUse", "PostToolUse", "SessionStart", "UserPromptSubmit", "SessionEnd") if e not in found]
+    if "PreToolUse" not in found:
+        add(FAIL, "claude-code", "no PreToolUse gate hook in .claude/settings.json: nothing is enforced")
+        return []
+    if missing:
+        add(WARN, "claude-code", f"gate hooks missing for {', '.join(missing)}")
+    else:
+        add(OK, "claude-code", "gate hooks present for all five events")
+    if any(m not in (PRE_TOOL_MATCHER, "*", "", ".*") for m in matchers):
+        add(WARN, "claude-code", "the PreToolUse matcher is narrower than 'install' writes: tools it misses are not governed")
+    return found["PreToolUse"]
+
+
+def _run_canary(root: str, commands: list[str], add) -> None:  # type: ignore[no-untyped-def]
+    import shutil
+
+    with tempfile.TemporaryDirectory(prefix="paw-doctor-") as scratch:
+        source = os.path.join(root, ".orchestration")
+        target = os.path.join(scratch, ".orchestration")
+        os.makedirs(target)
+        for name in ("active_intents.yaml", "governance.yaml"):
+            if os.path.exists(os.path.join(source, name)):
+                shutil.copyfile(os.path.join(source, name), os.path.join(target, name))
+        payload = json.dumps({
+            "session_id": "paw-doctor-canary", "cwd": scratch, "hook_event_name": "PreToolUse",
+            "tool_name": "Write", "tool_input": {"file_path": os.path.join(scratch, "canary.txt"), "content": "x"},
+        })
+        env = dict(os.environ, PAW_WORKSPACE_PATH=scratch, PAW_STATE_DIR=os.path.join(scratch, "state"))
+        for command in sorted(set(commands)):
+            try:
+                done = subprocess.run(command, shell=True, input=payload.encode(), capture_output=True,
+                                      env=env, cwd=scratch, timeout=30)
+            except (OSError, subprocess.TimeoutExpired) as exc:
+                add(FAIL, "gate canary", f"'{command}' did not run: {exc}")
+                continue
+            if done.returncode == 2 and b'"permissionDecision": "deny"' in done.stdout:
+                add(OK, "gate canary", "a Write without an intent was denied (exit 2 with Claude Code's deny JSON)")
+            else:
+                add(FAIL, "gate canary", f"'{command}' exited {done.returncode} instead of denying the canary "
+                    f"(Claude Code lets a tool run on any exit but 2): {done.stderr.decode(errors='replace').strip()[:200]}")
+
+
+def _check_mcp(root: str, hooked_gate: bool, add) -> None:  # type: ignore[no-untyped-def]
+    try:
+        import mcp  # noqa: F401
+    except ImportError:
+        add(WARN, "mcp", "the mcp package is not installed: 'paw-tui mcp' needs pip install 'paw-tui[mcp]'")
+    path = os.path.join(root, ".mcp.json")
+    try:
+        with open(path, encoding="utf-8") as handle:
+            config = json.load(handle)
+    except FileNotFoundError:
+        add(WARN, "mcp", "no .mcp.json: agents cannot call select_active_intent through MCP")
+        return
+    except (OSError, ValueError) as exc:
+        add(FAIL, "mcp", f"{path} cannot be read as JSON: {exc}")
+        return
+    servers = config.get("mcpServers") if isinstance(config, dict) else None
+    for name, server in (servers or {}).items() if isinstance(servers, dict) else []:
+        args = server.get("args") if isinstance(server, dict) else None
+        words = [str(server.get("command", ""))] + [str(a) for a in (args or [])] if isinstance(server, dict) else []
+        if "mcp" in words and any("paw" in w for w in words):
+            if hooked_gate and "--hooked" not in words:
+                add(FAIL, "mcp", f"server '{name}' runs plain 'paw-tui mcp' beside the gate hooks: selections "
+                    "would be locked twice under two session ids; use 'paw-tui mcp --hooked'")
+            else:
+                add(OK, "mcp", f"server '{name}': {' '.join(words)}")
+            return
+    add(WARN, "mcp", "no paw-tui server in .mcp.json")

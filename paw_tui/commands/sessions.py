@@ -1,0 +1,53 @@
+"""``paw-tui sessions list|release S``: the session locks."""
+
+from __future__ import annotations
+
+import argparse
+
+from paw_tui.commands.common import format_time, state_for, table
+from paw_tui.commands.output import write_json, write_out
+
+
+def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:  # type: ignore[type-arg]
+    parser = subparsers.add_parser(
+        "sessions", help="list agent sessions or release one's intent lock", parents=parents,
+        description="Agent sessions the gate has seen (.orchestration/sessions/) and the intents they hold.",
+    )
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    listing = actions.add_parser("list", help="every recorded session", parents=parents)
+    listing.add_argument("--json", action="store_true", help="print JSON")
+    release = actions.add_parser("release", help="end a session's lock (it must select again)", parents=parents)
+    release.add_argument("session_id", metavar="S")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from paw_tui.core.sessions import iter_sessions
+
+    state = state_for(args)
+    if args.action == "release":
+        from paw_tui.core.errors import ValidationError
+        from paw_tui.core.handshake import release_session
+
+        released = release_session(state, args.session_id, reason="released by a human (paw-tui sessions release)")
+        if released is None:
+            raise ValidationError(f"No session '{args.session_id}'.")
+        held = f" (it held {released.intent_id})" if released.intent_id else ""
+        write_out(f"Released session {args.session_id}{held}.\n")
+        return 0
+    now = state.now()
+    ttl = state.policy.governance.session_ttl
+    sessions = list(iter_sessions(state.root))
+    if args.json:
+        write_json([dict(s.to_dict(), live=s.is_live(now, ttl)) for s in sessions])
+        return 0
+    if not sessions:
+        write_out("No sessions.\n")
+        return 0
+    rows = [
+        [s.session_id, s.intent_id or "-", s.state, "yes" if s.is_live(now, ttl) else "expired",
+         s.client or "-", format_time(s.last_seen)]
+        for s in sessions
+    ]
+    write_out(table(rows, ["SESSION", "INTENT", "STATE", "LIVE", "CLIENT", "LAST SEEN"]))
+    return 0

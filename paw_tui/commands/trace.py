@@ -1,0 +1,158 @@
+"""``paw-tui trace tail|show|verify|export``: the audit ledger."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from paw_tui.commands.common import workspace_root
+from paw_tui.commands.output import write_json, write_out
+
+
+def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:  # type: ignore[type-arg]
+    parser = subparsers.add_parser(
+        "trace", help="tail, show, verify and export the audit ledger", parents=parents,
+        description="The hash-chained audit ledger .orchestration/agent_trace.jsonl. Readers never "
+        "load the whole file to show its end; 'verify' checks every line's chain link and seq and "
+        "compares the end with the head kept outside the workspace (exit 2 when anything is wrong).",
+    )
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    tail = actions.add_parser("tail", help="the newest records", parents=parents)
+    tail.add_argument("-n", "--lines", type=int, default=20, metavar="N", help="how many (default 20)")
+    tail.add_argument("--intent", metavar="ID", help="only this intent's records")
+    tail.add_argument("--session", metavar="S", help="only this session's records")
+    tail.add_argument("--decision", choices=["allow", "deny", "pending"], help="only this decision")
+    tail.add_argument("-f", "--follow", action="store_true", help="keep printing new records (Ctrl-C stops)")
+    tail.add_argument("--json", action="store_true", help="one JSON record per line, as stored")
+    show = actions.add_parser("show", help="one record in full, by seq", parents=parents)
+    show.add_argument("seq", type=int, metavar="SEQ")
+    verify = actions.add_parser("verify", help="check the hash chain, seq and head", parents=parents)
+    verify.add_argument("--json", action="store_true", help="print JSON")
+    export = actions.add_parser("export", help="export mutation records", parents=parents)
+    export.add_argument("--format", required=True, choices=["agent-trace"], help="agent-trace: Agent Trace 0.1.0 JSONL")
+    export.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+    parser.set_defaults(run=run)
+
+
+def _ledger(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    from paw_tui.core.ledger import Ledger
+
+    return Ledger.for_workspace(workspace_root(args))
+
+
+def format_record(record: dict[str, object]) -> str:
+    """One line a person can scan: time, event, decision, intent, session, tool, paths."""
+    ts = str(record.get("ts") or "")
+    shown_ts = ts.replace("T", " ")[:23]
+    paths = record.get("paths")
+    path_text = ", ".join(str(p) for p in paths) if isinstance(paths, list) else ""
+    parts = [
+        f"#{record.get('seq', '?')}", shown_ts, str(record.get("event") or "-"),
+        str(record.get("decision") or "-"), str(record.get("intent_id") or "-"),
+        str(record.get("session_id") or "-"), str(record.get("tool") or "-"), path_text,
+    ]
+    line = "  ".join(part for part in parts if part)
+    reason = record.get("reason")
+    if reason and record.get("decision") == "deny":
+        line += f"  — {reason}"
+    return line
+
+
+def run(args: argparse.Namespace) -> int:
+    ledger = _ledger(args)
+    if args.action == "tail":
+        return _tail(ledger, args)
+    if args.action == "show":
+        return _show(ledger, args.seq)
+    if args.action == "verify":
+        result = ledger.verify()
+        if args.json:
+            write_json(result.to_dict())
+        else:
+            write_out(result.message + "\n")
+        return 0 if result.ok else 2
+    return _export(ledger, args.output)
+
+
+def _matches(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    def predicate(record: dict[str, object]) -> bool:
+        return (
+            (args.intent is None or record.get("intent_id") == args.intent)
+            and (args.session is None or record.get("session_id") == args.session)
+            and (args.decision is None or record.get("decision") == args.decision)
+        )
+
+    return predicate
+
+
+def _emit(records: list[dict[str, object]], as_json: bool) -> None:
+    if as_json:
+        write_out("".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in records))
+    else:
+        write_out("".join(format_record(r) + "\n" for r in records))
+
+
+def _tail(ledger, args: argparse.Namespace) -> int:  # type: ignore[no-untyped-def]
+    from paw_tui.core.errors import ValidationError
+
+    if args.lines < 0:
+        raise ValidationError(f"-n must be 0 or more, not {args.lines}.")
+    result = ledger.tail(args.lines, predicate=_matches(args))
+    _emit(result.records, args.json)
+    if result.torn_tail is not None:
+        from paw_tui.commands.output import write_err
+
+        write_err(
+            f"warning: the last line of {ledger.path} is incomplete ({result.torn_tail.length} bytes "
+            "at its end); the next write will move it aside and record the repair.\n"
+        )
+    if args.follow:
+        _follow(ledger, args, result.end)
+    return 0
+
+
+def _follow(ledger, args: argparse.Namespace, offset: int) -> None:  # type: ignore[no-untyped-def]
+    import os
+    import time
+
+    predicate = _matches(args)
+    try:
+        while True:
+            time.sleep(0.2)
+            try:
+                size = os.path.getsize(ledger.path)
+            except OSError:
+                continue
+            if size < offset:  # truncated or replaced: start again from its beginning
+                offset = 0
+            fresh = []
+            for line_offset, line, record in ledger.iter_records(offset):
+                offset = line_offset + len(line) + 1
+                if record is not None and predicate(record):
+                    fresh.append(record)
+            if fresh:
+                _emit(fresh, args.json)
+    except KeyboardInterrupt:
+        return
+
+
+def _show(ledger, seq: int) -> int:  # type: ignore[no-untyped-def]
+    from paw_tui.core.errors import ValidationError
+
+    result = ledger.tail(1, predicate=lambda record: record.get("seq") == seq, max_bytes=1 << 62)
+    if not result.records:
+        raise ValidationError(f"No record with seq {seq} in {ledger.path}.")
+    write_json(result.records[0])
+    return 0
+
+
+def _export(ledger, output: str | None) -> int:  # type: ignore[no-untyped-def]
+    lines = (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n" for record in ledger.export_agent_trace())
+    if output:
+        from paw_tui.core.fsutil import atomic_write
+
+        atomic_write(output, "".join(lines).encode("utf-8"))
+        return 0
+    for line in lines:
+        write_out(line)
+    return 0

@@ -1,0 +1,140 @@
+"""The ledger's head kept outside the workspace (DESIGN §7).
+
+A hash chain cannot show that its last lines were cut off or rewritten, so the writer also
+keeps ``{seq, hash, size, ts}`` of the last line it wrote in the user state directory
+(:mod:`paw_tui.core.statedir`), where an agent confined to the workspace does not write.
+
+``<name>.head`` holds two fixed 256-byte slots, each one line of space-padded JSON with a
+check value; a write goes to the slot not holding the newest head, in place (``pwrite``).
+A write torn by a crash spoils only that slot and the reader falls back to the other one,
+so no rename is needed: on ext4 a rename over an existing file flushes the new file's data
+first, which measured 1.4 ms, more than the rest of an append together.
+
+``<name>.incidents.jsonl`` is append-only: one line each time a writer found the ledger
+behind or disagreeing with the head (``truncated``, ``rewritten``) or the head unreadable
+(``head_unreadable``). ``verify`` reports them even after the file has grown past them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from paw_tui.core.ledger_io import OPEN_FLAGS, LedgerError, os_reason, read_at, sha256_hex, write_at
+
+SLOT = 256
+SLOTS = 2
+MAX_INCIDENT_BYTES = 256 * 1024
+
+
+def _check(seq: int, digest: str, size: int, ts: str) -> str:
+    return sha256_hex(f"{seq}|{digest}|{size}|{ts}".encode("utf-8"))[:16]
+
+
+def encode_slot(seq: int, digest: str, size: int, ts: str) -> bytes:
+    text = json.dumps(
+        {"seq": seq, "hash": digest, "size": size, "ts": ts, "check": _check(seq, digest, size, ts)},
+        separators=(",", ":"),
+    ).encode("ascii")
+    if len(text) >= SLOT:  # pragma: no cover - a hash, a timestamp and two integers
+        raise ValueError("ledger head too long for its slot")
+    return text.ljust(SLOT - 1) + b"\n"
+
+
+def decode_slot(raw: bytes) -> dict[str, object] | None:
+    """The head in one slot, or None when the slot is empty, torn or altered."""
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return None
+    if not isinstance(value, dict):
+        return None
+    seq, digest, size, ts = value.get("seq"), value.get("hash"), value.get("size"), value.get("ts")
+    if type(seq) is not int or type(size) is not int or not isinstance(digest, str) or not isinstance(ts, str):
+        return None
+    if value.get("check") != _check(seq, digest, size, ts):
+        return None
+    return {"seq": seq, "hash": digest, "size": size, "ts": ts}
+
+
+class HeadStore:
+    """The head and incident files of one ledger, in ``directory``."""
+
+    __slots__ = ("path", "incidents_path")
+
+    def __init__(self, directory: str, name: str) -> None:
+        self.path = os.path.join(directory, name + ".head")
+        self.incidents_path = os.path.join(directory, name + ".incidents.jsonl")
+
+    def read(self) -> tuple[dict[str, object] | None, int]:
+        """The newest valid head (None when there is none yet) and the slot to write next.
+
+        Raises :class:`LedgerError` when the file holds bytes but no valid slot.
+        """
+        try:
+            fd = os.open(self.path, os.O_RDONLY | OPEN_FLAGS)
+        except FileNotFoundError:
+            return None, 0
+        except OSError as error:
+            raise LedgerError(f"The ledger head {self.path} is unreadable: {os_reason(error)}.") from None
+        try:
+            data = read_at(fd, SLOT * SLOTS, 0)
+        except OSError as error:
+            raise LedgerError(f"The ledger head {self.path} is unreadable: {os_reason(error)}.") from None
+        finally:
+            os.close(fd)
+        best, best_slot = None, -1
+        for slot in range(SLOTS):
+            head = decode_slot(data[slot * SLOT : (slot + 1) * SLOT])
+            if head is not None and (best is None or head["seq"] > best["seq"]):  # type: ignore[operator]
+                best, best_slot = head, slot
+        if best is None:
+            if not data.strip():
+                return None, 0  # created, never written: a crash right after the first open
+            raise LedgerError(f"The ledger head {self.path} is unreadable: no slot holds a valid head.")
+        return best, (best_slot + 1) % SLOTS
+
+    def write(self, slot: int, seq: int, digest: str, size: int, ts: str) -> None:
+        data = encode_slot(seq, digest, size, ts)
+        flags = os.O_RDWR | os.O_CREAT | OPEN_FLAGS
+        try:
+            fd = os.open(self.path, flags, 0o600)
+        except FileNotFoundError:
+            os.makedirs(os.path.dirname(self.path), mode=0o700, exist_ok=True)
+            fd = os.open(self.path, flags, 0o600)
+        try:
+            write_at(fd, data, slot * SLOT)
+        finally:
+            os.close(fd)
+
+    def add_incident(self, incident: dict[str, object]) -> None:
+        line = json.dumps(incident, separators=(",", ":"), ensure_ascii=True).encode("ascii") + b"\n"
+        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | OPEN_FLAGS
+        try:
+            fd = os.open(self.incidents_path, flags, 0o600)
+        except FileNotFoundError:
+            os.makedirs(os.path.dirname(self.incidents_path), mode=0o700, exist_ok=True)
+            fd = os.open(self.incidents_path, flags, 0o600)
+        try:
+            os.write(fd, line)
+        finally:
+            os.close(fd)
+
+    def incidents(self) -> list[dict[str, object]]:
+        """The incidents recorded so far, oldest first (the first 256 KiB of them)."""
+        try:
+            with open(self.incidents_path, "rb") as handle:
+                data = handle.read(MAX_INCIDENT_BYTES)
+        except FileNotFoundError:
+            return []
+        except OSError as error:
+            raise LedgerError(f"The ledger incidents {self.incidents_path} are unreadable: {os_reason(error)}.") from None
+        found = []
+        for line in data.splitlines():
+            try:
+                value = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(value, dict):
+                found.append(value)
+        return found

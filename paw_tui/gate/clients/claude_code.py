@@ -1,0 +1,140 @@
+"""Claude Code hooks: ``PreToolUse``, ``PostToolUse``, ``SessionStart``,
+``UserPromptSubmit`` and ``SessionEnd`` payloads in, Claude Code's JSON out.
+
+A deny is the ``hookSpecificOutput`` JSON on stdout *and* exit 2 with the reason on stderr
+(exit 2 blocks even if the JSON were lost). An allow prints nothing or only
+``additionalContext``, never ``permissionDecision: "allow"``, which would skip the user's own
+permission prompts. Only PreToolUse can deny: SessionStart and UserPromptSubmit never exit 2
+(that would erase the user's prompt).
+"""
+
+from __future__ import annotations
+
+import json
+
+from paw_tui.gate import tools
+from paw_tui.gate.events import (
+    POST_TOOL,
+    PRE_TOOL,
+    PROMPT,
+    SESSION_END,
+    SESSION_START,
+    Answer,
+    Decision,
+    GateEvent,
+    PayloadError,
+)
+
+NAME = "claude-code"
+EVENT_NAMES = {
+    "PreToolUse": PRE_TOOL,
+    "PostToolUse": POST_TOOL,
+    "SessionStart": SESSION_START,
+    "UserPromptSubmit": PROMPT,
+    "SessionEnd": SESSION_END,
+}
+HOOK_NAMES = {kind: name for name, kind in EVENT_NAMES.items()}
+# Events Claude Code sends that the gate has nothing to say about.
+IGNORED_EVENTS = frozenset({"Stop", "SubagentStop", "Notification", "PreCompact", "PostToolUseFailure",
+                            "SubagentStart", "PostToolBatch", "CwdChanged"})
+MAX_OUTPUT = 9500  # Claude Code caps hook output strings at 10,000 characters
+
+
+def recognises(payload: object) -> bool:
+    return isinstance(payload, dict) and "hook_event_name" in payload
+
+
+def parse(payload: dict[str, object], event_override: str | None = None) -> GateEvent | None:
+    """The internal event; None for an event we deliberately ignore; PayloadError when the
+    payload cannot be trusted."""
+    name = event_override or payload.get("hook_event_name")
+    if not isinstance(name, str) or not name:
+        raise PayloadError("the payload has no hook_event_name")
+    kind = EVENT_NAMES.get(name) or (name if name in HOOK_NAMES else None)
+    if kind is None:
+        if name in IGNORED_EVENTS:
+            return None
+        raise PayloadError(f"unknown hook event '{name}'")
+    session_id = payload.get("session_id")
+    if not isinstance(session_id, str) or not session_id.strip():
+        raise PayloadError("the payload has no session_id")
+    cwd = payload.get("cwd")
+    if cwd is not None and (not isinstance(cwd, str) or "\0" in cwd):
+        raise PayloadError("the payload's cwd is not a usable path")
+    event = GateEvent(kind, NAME, session_id, cwd=cwd or None)
+    if kind in (PRE_TOOL, POST_TOOL):
+        tool = payload.get("tool_name")
+        if not isinstance(tool, str) or not tool:
+            raise PayloadError("the payload has no tool_name")
+        tool_input = payload.get("tool_input", {})
+        if tool_input is None:
+            tool_input = {}
+        if not isinstance(tool_input, dict):
+            raise PayloadError(f"the tool_input of {tool} is not an object")
+        event.tool = tool
+        event.tool_input = tool_input
+        field = tools.FILE_TOOLS.get(tool)
+        if field is not None:
+            path = tool_input.get(field)
+            if not isinstance(path, str) or not path.strip():
+                raise PayloadError(f"{tool} has no usable {field}")
+            if "\0" in path:
+                raise PayloadError(f"the {field} of {tool} holds a NUL byte")
+            event.paths = [path]
+        elif tool in tools.SHELL_TOOLS or "command" in tool_input:
+            command = tool_input.get("command")
+            event.command = command if isinstance(command, str) else None
+        if field is None:
+            for key in tools.PATH_FIELDS:
+                value = tool_input.get(key)
+                if isinstance(value, str) and value.strip():
+                    if "\0" in value:
+                        raise PayloadError(f"the {key} of {tool} holds a NUL byte")
+                    event.paths.append(value)
+    elif kind == PROMPT:
+        prompt = payload.get("prompt")
+        event.prompt = prompt if isinstance(prompt, str) else None
+    elif kind == SESSION_START:
+        source = payload.get("source")
+        event.source = source if isinstance(source, str) else None
+    return event
+
+
+def _json(data: dict[str, object]) -> str:
+    return json.dumps(data, ensure_ascii=False) + "\n"
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= MAX_OUTPUT else text[: MAX_OUTPUT - 60] + "\n[... cut to fit Claude Code's hook output limit]"
+
+
+def deny(reason: str) -> Answer:
+    output = {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": _clip(reason),
+        }
+    }
+    return Answer(_json(output), reason.rstrip("\n") + "\n", 2)
+
+
+def render(event: GateEvent, decision: Decision) -> Answer:
+    if event.kind == PRE_TOOL:
+        if not decision.allow:
+            return deny(decision.reason or "Denied by paw-tui.")
+        if decision.context:
+            return Answer(_json({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                                                        "additionalContext": _clip(decision.context)}}))
+        return Answer()
+    if event.kind in (SESSION_START, PROMPT):
+        if decision.context:
+            return Answer(_json({"hookSpecificOutput": {"hookEventName": HOOK_NAMES[event.kind],
+                                                        "additionalContext": _clip(decision.context)}}))
+        return Answer()
+    return Answer()
+
+
+def context_only(kind: str, text: str) -> Answer:
+    """For SessionStart / UserPromptSubmit when the state cannot be read: say so, exit 0."""
+    return Answer(_json({"hookSpecificOutput": {"hookEventName": HOOK_NAMES[kind], "additionalContext": _clip(text)}}))

@@ -1,0 +1,78 @@
+"""The one internal event every client adapter produces, and the decision it gets."""
+
+from __future__ import annotations
+
+PRE_TOOL = "pre_tool"
+POST_TOOL = "post_tool"
+SESSION_START = "session_start"
+PROMPT = "prompt"
+SESSION_END = "session_end"
+EVENTS = (PRE_TOOL, POST_TOOL, SESSION_START, PROMPT, SESSION_END)
+
+
+class PayloadError(ValueError):
+    """The payload cannot be understood; the gate denies and names why."""
+
+
+class GateEvent:
+    """A client's hook event, normalised. ``paths`` are the target paths as the client gave
+    them (relative ones are resolved against ``cwd``); ``tool_input`` is kept for the
+    handshake's ``intent_id`` and for post-tool line ranges."""
+
+    __slots__ = ("kind", "client", "session_id", "tool", "tool_input", "paths", "command", "cwd",
+                 "prompt", "source")
+
+    def __init__(
+        self,
+        kind: str,
+        client: str,
+        session_id: str,
+        tool: str | None = None,
+        tool_input: dict[str, object] | None = None,
+        paths: list[str] | None = None,
+        command: str | None = None,
+        cwd: str | None = None,
+        prompt: str | None = None,
+        source: str | None = None,
+    ) -> None:
+        self.kind = kind
+        self.client = client
+        self.session_id = session_id
+        self.tool = tool
+        self.tool_input = tool_input or {}
+        self.paths = paths or []
+        self.command = command
+        self.cwd = cwd
+        self.prompt = prompt
+        self.source = source
+
+    def __repr__(self) -> str:
+        return f"GateEvent({self.kind}, client={self.client!r}, session={self.session_id!r}, tool={self.tool!r})"
+
+
+class Decision:
+    """What the gate answers: allow or deny, with the reason, and context to inject."""
+
+    __slots__ = ("allow", "reason", "intent_id", "context")
+
+    def __init__(
+        self, allow: bool, reason: str | None = None, intent_id: str | None = None, context: str | None = None
+    ) -> None:
+        self.allow = allow
+        self.reason = reason
+        self.intent_id = intent_id
+        self.context = context
+
+    def __repr__(self) -> str:
+        return f"Decision(allow={self.allow}, reason={self.reason!r}, intent={self.intent_id!r})"
+
+
+class Answer:
+    """The bytes a client adapter wants written, and the exit code."""
+
+    __slots__ = ("stdout", "stderr", "exit_code")
+
+    def __init__(self, stdout: str = "", stderr: str = "", exit_code: int = 0) -> None:
+        self.stdout = stdout
+        self.stderr = stderr
+        self.exit_code = exit_code

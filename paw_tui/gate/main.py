@@ -1,0 +1,185 @@
+"""``paw-tui gate``: read one hook event on stdin, decide, answer in the client's protocol.
+
+It fails closed: a payload it cannot read, state it cannot load, a ledger it cannot append
+to, or any internal error denies every tool that is not known to be read-only, and says why.
+Events that cannot block (SessionStart, UserPromptSubmit, PostToolUse, SessionEnd) never
+exit 2; on broken state they say so in the injected context instead.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+from paw_tui.gate.clients import claude_code, generic
+from paw_tui.gate.events import POST_TOOL, PRE_TOOL, PROMPT, SESSION_END, SESSION_START, Answer, PayloadError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
+
+    from paw_tui.gate.events import GateEvent
+
+CLIENTS = {"claude-code": claude_code, "generic": generic}
+USAGE = "usage: paw-tui gate [--client auto|claude-code|generic] [--event EVENT] [--workspace DIR]"
+EVENT_ALIASES = {
+    "pretooluse": PRE_TOOL, "pre_tool": PRE_TOOL, "pre-tool": PRE_TOOL,
+    "posttooluse": POST_TOOL, "post_tool": POST_TOOL, "post-tool": POST_TOOL,
+    "sessionstart": SESSION_START, "session_start": SESSION_START, "session-start": SESSION_START,
+    "userpromptsubmit": PROMPT, "prompt": PROMPT,
+    "sessionend": SESSION_END, "session_end": SESSION_END, "session-end": SESSION_END,
+}
+MAX_PAYLOAD = 64 * 1024 * 1024
+
+
+class GateUsageError(ValueError):
+    pass
+
+
+def _parse_args(argv: Sequence[str]) -> tuple[str, str | None, list[str]]:
+    client, event, workspaces = "auto", None, []
+    items = list(argv)
+    while items:
+        arg = items.pop(0)
+        name, eq, value = arg.partition("=")
+        if name in ("--client", "--event", "--workspace", "-w"):
+            if not eq:
+                if not items:
+                    raise GateUsageError(f"{name} needs a value")
+                value = items.pop(0)
+            if name == "--client":
+                if value not in ("auto", *CLIENTS):
+                    raise GateUsageError(f"unknown client '{value}'; use auto, claude-code or generic")
+                client = value
+            elif name == "--event":
+                kind = EVENT_ALIASES.get(value.lower())
+                if kind is None:
+                    raise GateUsageError(f"unknown event '{value}'")
+                event = kind
+            else:
+                workspaces.append(value)
+        elif arg == "--debug":
+            continue
+        else:
+            raise GateUsageError(f"unexpected argument '{arg}'")
+    return client, event, workspaces
+
+
+def _find_root(event: GateEvent, workspaces: list[str], environ: Mapping[str, str]) -> str | None:
+    from paw_tui.core.platform import PlatformProbe, home_directory
+    from paw_tui.core.workspace import discover_roots
+
+    roots = discover_roots(
+        workspaces,
+        environ=environ,
+        cwd=event.cwd if event.cwd and os.path.isdir(event.cwd) else None,
+        home=home_directory(PlatformProbe(environ=environ)),
+        client_project_env=True,
+    )
+    return roots[0] if roots else None
+
+
+def _hook_event_of(payload: object) -> str | None:
+    if isinstance(payload, dict):
+        name = payload.get("hook_event_name") or payload.get("event")
+        if isinstance(name, str):
+            return EVENT_ALIASES.get(name.lower())
+    return None
+
+
+def decide_payload(
+    raw: bytes,
+    *,
+    client: str = "auto",
+    event_override: str | None = None,
+    workspaces: Sequence[str] = (),
+    environ: Mapping[str, str] | None = None,
+) -> Answer:
+    """The whole gate as a function: payload bytes in, the client's answer out."""
+    env = os.environ if environ is None else environ
+    adapter = CLIENTS.get(client, claude_code)
+    try:
+        if raw.startswith(b"\xef\xbb\xbf"):
+            raw = raw[3:]
+        payload = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        return adapter.deny(f"paw-tui gate: the hook payload is not valid JSON ({exc}); denying (fail closed).")
+    if client == "auto":
+        adapter = generic if generic.recognises(payload) and not claude_code.recognises(payload) else claude_code
+    if not isinstance(payload, dict):
+        return adapter.deny("paw-tui gate: the hook payload is not a JSON object; denying (fail closed).")
+    kind = event_override or _hook_event_of(payload)
+    try:
+        event = adapter.parse(payload, event_override)
+    except PayloadError as exc:
+        if kind in (SESSION_START, PROMPT):
+            return adapter.context_only(kind, f"Orchestration state unavailable: paw-tui could not read this hook event ({exc}).")
+        if kind in (POST_TOOL, SESSION_END):
+            return Answer(stderr=f"paw-tui gate: ignored a malformed {kind} event: {exc}\n")
+        return adapter.deny(f"paw-tui gate: cannot classify this event ({exc}); denying (fail closed).")
+    if event is None:
+        return Answer()
+    return _decide_event(adapter, event, list(workspaces), env)
+
+
+def _decide_event(adapter, event: GateEvent, workspaces: list[str], env: Mapping[str, str]) -> Answer:  # type: ignore[no-untyped-def]
+    from paw_tui.gate import tools
+
+    def fail(reason: str) -> Answer:
+        if event.kind == PRE_TOOL:
+            if tools.classify(event.tool or "") == tools.READ_ONLY:
+                return Answer(stderr=f"paw-tui gate: {reason} (read-only tool allowed)\n")
+            return adapter.deny(reason)
+        if event.kind in (SESSION_START, PROMPT):
+            return adapter.context_only(event.kind, reason)
+        return Answer(stderr=f"paw-tui gate: {reason}\n")
+
+    try:
+        root = _find_root(event, workspaces, env)
+        if root is None:
+            return fail(
+                "Orchestration state unavailable: no paw-tui workspace was found from "
+                f"{event.cwd or os.getcwd()} (set CLAUDE_PROJECT_DIR or PAW_WORKSPACE_PATH)."
+            )
+        from paw_tui.core.workspace_state import WorkspaceState
+        from paw_tui.gate.decide import decide
+
+        decision = decide(WorkspaceState(root), event)
+        return adapter.render(event, decision)
+    except Exception as exc:  # noqa: BLE001 - fail closed, and say why
+        from paw_tui.core.errors import PawError
+
+        if isinstance(exc, PawError):
+            return fail(f"{exc} Denying (fail closed)." if event.kind == PRE_TOOL else str(exc))
+        return fail(f"paw-tui gate internal error ({type(exc).__name__}: {exc}); denying (fail closed).")
+
+
+def main(argv: Sequence[str]) -> int:
+    try:
+        client, event, workspaces = _parse_args(argv)
+    except GateUsageError as exc:
+        sys.stderr.write(f"{USAGE}\npaw-tui gate: {exc}\n")
+        # A misconfigured hook must still block: answer as a deny for the default client.
+        sys.stdout.write(claude_code.deny(f"paw-tui gate is misconfigured: {exc}.").stdout)
+        return 2
+    try:
+        raw = sys.stdin.buffer.read(MAX_PAYLOAD + 1)
+    except (OSError, ValueError) as exc:
+        raw = b""
+        sys.stderr.write(f"paw-tui gate: cannot read stdin: {exc}\n")
+    if len(raw) > MAX_PAYLOAD:
+        answer = CLIENTS.get(client, claude_code).deny("paw-tui gate: the hook payload is larger than 64 MiB; denying.")
+    else:
+        answer = decide_payload(raw, client=client, event_override=event, workspaces=workspaces)
+    out = sys.stdout.buffer if hasattr(sys.stdout, "buffer") else None
+    if answer.stdout:
+        if out is not None:
+            out.write(answer.stdout.encode("utf-8"))
+            out.flush()
+        else:
+            sys.stdout.write(answer.stdout)
+    if answer.stderr:
+        sys.stderr.write(answer.stderr)
+        sys.stderr.flush()
+    return answer.exit_code

@@ -1,0 +1,57 @@
+"""Tool classes (DESIGN §6): read-only, handshake, shell, and mutating (everything else).
+
+Unknown tools are mutating: a tool we cannot classify needs an active intent.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from paw_tui.core.governance import Governance
+
+READ_ONLY_TOOLS = frozenset({
+    # Claude Code
+    "Read", "Glob", "Grep", "LS", "NotebookRead", "WebFetch", "WebSearch", "TodoWrite", "Task",
+    "Agent", "AskUserQuestion", "ExitPlanMode", "BashOutput", "KillShell", "ListMcpResourcesTool",
+    "ReadMcpResourceTool",
+    # generic
+    "read_file", "list_files", "search_files", "list_code_definition_names",
+})
+HANDSHAKE_TOOL = "select_active_intent"
+PAW_READ_ONLY_TOOLS = frozenset({"paw_get_context", "list_intents", "check_scope", "get_handoff_context"})
+SHELL_TOOLS = frozenset({"Bash", "PowerShell", "execute_command"})
+# Tools whose target file we know how to find, and the input field that names it.
+FILE_TOOLS = {"Write": "file_path", "Edit": "file_path", "MultiEdit": "file_path", "NotebookEdit": "notebook_path"}
+PATH_FIELDS = ("file_path", "notebook_path")
+
+READ_ONLY = "read_only"
+HANDSHAKE = "handshake"
+SHELL = "shell"
+MUTATING = "mutating"
+
+
+def _named(tool: str, name: str) -> bool:
+    """``name`` itself, or ``<anything>__<name>`` (an MCP tool of any server)."""
+    return tool == name or tool.endswith("__" + name)
+
+
+def classify(tool: str, governance: Governance | None = None) -> str:
+    """The class of ``tool``; governance may move names between classes."""
+    if governance is not None:
+        if tool in governance.mutating_tools:
+            return SHELL if tool in SHELL_TOOLS or tool in governance.shell_tools else MUTATING
+        if tool in governance.read_only_tools:
+            return READ_ONLY
+        if tool in governance.shell_tools:
+            return SHELL
+    if _named(tool, HANDSHAKE_TOOL):
+        return HANDSHAKE
+    if tool in READ_ONLY_TOOLS or any(_named(tool, name) for name in PAW_READ_ONLY_TOOLS):
+        return READ_ONLY
+    if tool in SHELL_TOOLS:
+        return SHELL
+    return MUTATING
+
+
+def is_handshake(tool: str) -> bool:
+    return _named(tool, HANDSHAKE_TOOL)
