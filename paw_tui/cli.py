@@ -18,6 +18,8 @@ if TYPE_CHECKING:
 
 # name -> (module, one-line help). Order is the order shown by --help.
 COMMANDS: dict[str, tuple[str, str]] = {
+    "ui": ("paw_tui.commands.ui", "open the TUI (also what plain 'paw-tui' does)"),
+    "demo": ("paw_tui.commands.demo", "open the TUI on a copy of the bundled demo workspace"),
     "context": (
         "paw_tui.commands.context",
         "print the paw_get_context response for a work item and an agent",
@@ -31,6 +33,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "sessions": ("paw_tui.commands.sessions", "list agent sessions or release one's intent lock"),
     "approvals": ("paw_tui.commands.approvals", "approve or reject intent selections awaiting a human"),
     "prompt": ("paw_tui.commands.prompt", "print the governance prompt section for a session"),
+    "toolkit": (
+        "paw_tui.commands.toolkit",
+        "print the toolkit reference or a tool's execution instructions",
+    ),
+    "handoff": ("paw_tui.commands.handoff", "build or parse Context Protocol v1 blocks"),
     "trace": ("paw_tui.commands.trace", "tail, show, verify and export the audit ledger"),
     "gate": (
         "paw_tui.commands.gate",
@@ -117,6 +124,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return gate_main(args_list[1:])
     chosen = _chosen_command(args_list)
+    if chosen is None and not any(a in ("-h", "--help", "--version") for a in args_list):
+        # Plain 'paw-tui' (with or without --workspace) opens the TUI.
+        if all(a.startswith("-") or (i > 0 and args_list[i - 1] in ("-w", "--workspace"))
+               for i, a in enumerate(args_list)):
+            args_list = ["ui", *args_list]
+            chosen = "ui"
     parser = build_parser(chosen)
     args = parser.parse_args(args_list)
     if args.command is None:

@@ -38,9 +38,14 @@ def test_every_command_has_help(command: str, capsys) -> None:
     assert "--workspace" in out
 
 
-def test_bare_command_prints_help(capsys) -> None:
+def test_bare_command_opens_the_tui(monkeypatch, tmp_path) -> None:
+    import paw_tui.commands.ui as ui_command
+
+    opened: list[object] = []
+    monkeypatch.setattr(ui_command, "run", lambda args: opened.append(args.workspace) or 0)
     assert main([]) == 0
-    assert "COMMAND" in capsys.readouterr().out
+    assert main(["--workspace", str(tmp_path)]) == 0
+    assert opened == [None, [str(tmp_path)]]
 
 
 def test_unknown_command_is_a_usage_error(capsys) -> None:

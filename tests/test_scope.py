@@ -42,7 +42,14 @@ DESIGN_SCOPE = ["src/auth/**", "tests/auth/**", "!src/auth/legacy/**"]
 @pytest.fixture()
 def root(tmp_path):
     workspace = tmp_path / "ws"
-    for sub in ("src/auth/legacy", "src/other", "tests/auth", ".git", ".orchestration", ".paw/work"):
+    for sub in (
+        "src/auth/legacy",
+        "src/other",
+        "tests/auth",
+        ".git",
+        ".orchestration",
+        ".paw/work",
+    ):
         (workspace / sub).mkdir(parents=True, exist_ok=True)
     (tmp_path / "outside").mkdir()
     return str(workspace)
@@ -185,6 +192,9 @@ def test_match_normalises_like_pathspec():
         ("src\\", "escapes nothing"),
         ("src\\/x", "escapes nothing"),
         ("src/[ab", "'[' is never closed"),
+        ("./src/**", "'.' or '..' segment never matches"),
+        ("src/../x", "'.' or '..' segment never matches"),
+        ("src//x", "'.' or '..' segment never matches"),
         ("a\x00b", "NUL byte"),
         (7, "must be a string, not int"),
     ],
@@ -246,12 +256,16 @@ def test_json_round_trip():
         '{"format": 1, "dir_group": "ps_d", "ignore_case": 0, "pathspec": "", "entries": []}',
         '{"format": 1, "dir_group": "ps_d", "ignore_case": false, "pathspec": "", "entries": {}}',
         '{"format": 1, "dir_group": "ps_d", "ignore_case": false, "pathspec": "", "entries": [1]}',
-        '{"format": 1, "dir_group": "ps_d", "ignore_case": false, "pathspec": "", "entries": '
-        '[{"pattern": "a", "anchored": "/a", "regex": "^a", "include": "yes", "form": "under",'
-        ' "literal": "a"}]}',
-        '{"format": 1, "dir_group": "ps_d", "ignore_case": false, "pathspec": "", "entries": '
-        '[{"pattern": "a", "anchored": "/a", "regex": "^a", "include": true, "form": "magic",'
-        ' "literal": "a"}]}',
+        (
+            '{"format": 1, "dir_group": "ps_d", "ignore_case": false, "pathspec": "", "entries": '
+            '[{"pattern": "a", "anchored": "/a", "regex": "^a", "include": "yes", "form": "under",'
+            ' "literal": "a", "needs": []}]}'
+        ),
+        (
+            '{"format": 1, "dir_group": "ps_d", "ignore_case": false, "pathspec": "", "entries": '
+            '[{"pattern": "a", "anchored": "/a", "regex": "^a", "include": true, "form": "magic",'
+            ' "literal": "a", "needs": []}]}'
+        ),
     ],
 )
 def test_malformed_cache_is_refused(text):
@@ -469,9 +483,18 @@ def test_protected_paths_beat_a_double_star_scope(root, path, rule):
 
 @pytest.mark.parametrize(
     "path",
-    [".paw/work/x/WorkflowContext.md", ".paw/notes.md", ".gitignore", ".github/workflows/ci.yml",
-     ".gitattributes", "src/.gitkeep", "orchestration/x", ".pawx/instructions/a.md",
-     "docs/.orchestration/x", "docs/.paw/instructions/a.md"],
+    [
+        ".paw/work/x/WorkflowContext.md",
+        ".paw/notes.md",
+        ".gitignore",
+        ".github/workflows/ci.yml",
+        ".gitattributes",
+        "src/.gitkeep",
+        "orchestration/x",
+        ".pawx/instructions/a.md",
+        "docs/.orchestration/x",
+        "docs/.paw/instructions/a.md",
+    ],
 )
 def test_lookalikes_stay_allowed(root, path):
     assert checker(root, ["**"]).check(path, cwd=root).allowed
@@ -521,6 +544,32 @@ def test_governance_patterns_cannot_remove_builtin_protection(root):
     assert check.check(".orchestration/x", cwd=root).kind == PROTECTED
 
 
+def test_directory_creation_is_matched_as_a_directory(root):
+    check = checker(root, ["src/auth/**", "build/", "!src/auth/legacy/**"])
+    assert check.check("src/auth", cwd=root).kind == OUT_OF_SCOPE
+    assert check.check("src/auth", cwd=root, directory=True).allowed
+    assert check.check("build", cwd=root).kind == OUT_OF_SCOPE
+    assert check.check("build", cwd=root, directory=True).allowed
+    assert check.check("src/auth/legacy/x", cwd=root, directory=True).kind == EXCLUDED
+    assert check.check(".git/x", cwd=root, directory=True).kind == PROTECTED
+    assert check.check("src", cwd=root, directory=True).kind == OUT_OF_SCOPE
+
+
+def test_detail_and_given(root, tmp_path):
+    check = checker(root, DESIGN_SCOPE)
+    outside = check.check("../outside/x", cwd=root)
+    assert outside.given == "../outside/x"
+    assert outside.detail == f"../outside/x resolves to {outside.path}, outside the workspace root."
+    assert check.check("src/auth/x.py", cwd=root).detail == (
+        "src/auth/x.py is owned through pattern 0 'src/auth/**'."
+    )
+    assert check.check("README.md", cwd=root).detail == "README.md matches no owned_scope pattern."
+    assert check.check(".git/config", cwd=root).detail == (
+        ".git/config is protected (.git/**); agents never write it."
+    )
+    assert check.check_relative("src/x").given is None
+
+
 def test_check_relative(root):
     check = checker(root, DESIGN_SCOPE)
     assert check.check_relative("src/auth/x.py").allowed
@@ -533,7 +582,14 @@ def test_decision_value():
     assert decision == ScopeDecision(ALLOWED, "a", "INT-1", 0, "a")
     assert "kind='allowed'" in repr(decision)
     assert set(decision.to_dict()) == {
-        "allowed", "kind", "path", "intent_id", "index", "pattern", "message", "detail"
+        "allowed",
+        "kind",
+        "path",
+        "intent_id",
+        "index",
+        "pattern",
+        "message",
+        "detail",
     }
 
 

@@ -28,10 +28,30 @@ from paw_tui.core.scope import (
 
 # -- generated patterns and paths ------------------------------------------------------------
 
-NAMES = ["a", "b", "ab", "ba", ".x", "a.b", "a+b", "(a)", "{1}", "x y", "^a$", "a|b"]
+NAMES = ["a", "b", "ab", "ba", ".x", "a.b", "a+b", "(a)", "{1}", "x y", "^a$", "a|b", ".", ".."]
 WILD = ["*", "**", "?", "[ab]", "[!a]", "[a-c]", "[]a]", "\\*", "\\?", "\\[", "["]
-PATH_NAMES = ["a", "b", "ab", "ba", "aa", "c", ".x", "a.b", "a+b", "(a)", "{1}", "x y",
-              "^a$", "a|b", "*", "?", "[ab]", "a\n", "\n", "a]"]
+PATH_NAMES = [
+    "a",
+    "b",
+    "ab",
+    "ba",
+    "aa",
+    "c",
+    ".x",
+    "a.b",
+    "a+b",
+    "(a)",
+    "{1}",
+    "x y",
+    "^a$",
+    "a|b",
+    "*",
+    "?",
+    "[ab]",
+    "a\n",
+    "\n",
+    "a]",
+]
 
 segment = st.one_of(
     st.sampled_from(["**", "*", "a", "b", "ab"]),
@@ -40,9 +60,17 @@ segment = st.one_of(
 
 # what each pattern token may stand for in a path built to look like the pattern
 FILL = {
-    "**": ["a", "a/b", "b/.x/a"], "*": ["a", "ab", ".x", ""], "?": ["a", "b", "."],
-    "[ab]": ["a", "b", "c"], "[!a]": ["a", "b"], "[a-c]": ["b", "d"], "[]a]": ["]", "a", "b"],
-    "\\*": ["*", "a"], "\\?": ["?", "a"], "\\[": ["[", "a"], "[": ["[", "a"],
+    "**": ["a", "a/b", "b/.x/a"],
+    "*": ["a", "ab", ".x", ""],
+    "?": ["a", "b", "."],
+    "[ab]": ["a", "b", "c"],
+    "[!a]": ["a", "b"],
+    "[a-c]": ["b", "d"],
+    "[]a]": ["]", "a", "b"],
+    "\\*": ["*", "a"],
+    "\\?": ["?", "a"],
+    "\\[": ["[", "a"],
+    "[": ["[", "a"],
 }
 
 
@@ -69,7 +97,7 @@ def paths(draw: st.DrawFn) -> str:
 @st.composite
 def paths_like(draw: st.DrawFn, pattern: str) -> str:
     """A path built from a pattern by filling its wildcards, so that it often matches."""
-    body = pattern[1:] if pattern.startswith("!") else pattern
+    body = pattern.removeprefix("!")
     out = []
     i = 0
     tokens = sorted(FILL, key=len, reverse=True)
@@ -114,10 +142,13 @@ def compiled_or_skip(written: list[str]) -> CompiledScope:
 
 def pathspec_refuses(pattern: str) -> bool:
     """Whether a pattern is one compile_scope must reject (see test_rejections_are_exact)."""
-    body = pattern[1:] if pattern.startswith("!") else pattern
+    body = pattern.removeprefix("!")
     if not pattern.strip() or pattern.startswith("#") or not body.strip():
         return True
-    if body.rstrip().strip("/") == "":
+    body = body.rstrip()
+    if body.strip("/") == "":
+        return True
+    if any(seg in ("", ".", "..") for seg in body.removeprefix("/").removesuffix("/").split("/")):
         return True
     try:
         compiled = GitIgnoreSpec.from_lines([anchor_pattern(pattern)]).patterns[0]
@@ -172,9 +203,15 @@ def check_against_pathspec(written: list[str], candidates: list[str]) -> None:
 @example("!/")
 @example("a\\")
 @example("[a")
+@example("./src/**")
+@example("src/../x")
+@example("a//b")
+@example("//a")
+@example("a/ ")
 def test_rejections_are_exact(pattern):
     """compile_scope rejects exactly the patterns pathspec rejects or silently ignores, plus
-    blank, comment, bare-'!' and slash-only ones (which anchoring would otherwise change)."""
+    blank, comment, bare-'!' and slash-only ones (which anchoring would otherwise change), and
+    empty, '.' and '..' segments (dead against normalised paths)."""
     try:
         compile_scope([pattern])
     except ScopePatternError:
@@ -188,7 +225,7 @@ def test_rejections_are_exact(pattern):
 def test_anchoring_rule(pattern, candidates):
     """Prefixing '/' is the DESIGN rule: a no-op for a pattern with an inner slash, and for
     one without it exactly 'as if it began with /'."""
-    body = pattern[1:] if pattern.startswith("!") else pattern
+    body = pattern.removeprefix("!")
     stripped = body.rstrip()
     try:
         plain = GitIgnoreSpec.from_lines([pattern]).patterns[0]
@@ -244,10 +281,14 @@ GOLDEN: list[tuple[list[str], list[str]]] = [
     (["docs"], ["docs", "docs/a.md", "src/docs/a.md", "docs2"]),
     (["src/**"], ["src/a.py", "src/x/y.py", "srcx/a"]),
     (["**"], ["a", "a/b/c", ".hidden"]),
-    (["src/auth/**", "tests/auth/**", "!src/auth/legacy/**"],
-     ["src/auth/jwt.py", "src/auth/legacy/basic.py", "tests/auth/t.py", "src/other.py"]),
-    (["src/**", "!src/legacy/**", "src/legacy/keep.py"],
-     ["src/legacy/keep.py", "src/legacy/drop.py", "src/a.py"]),
+    (
+        ["src/auth/**", "tests/auth/**", "!src/auth/legacy/**"],
+        ["src/auth/jwt.py", "src/auth/legacy/basic.py", "tests/auth/t.py", "src/other.py"],
+    ),
+    (
+        ["src/**", "!src/legacy/**", "src/legacy/keep.py"],
+        ["src/legacy/keep.py", "src/legacy/drop.py", "src/a.py"],
+    ),
     (["!src/legacy/**", "src/**"], ["src/legacy/x.py", "src/a.py"]),
     (["src/*.py", "src/a?.txt"], ["src/a.py", "src/a/b.py", "src/ab.txt", "src/a.txt"]),
     (["[ab].txt", "[!ab].md"], ["a.txt", "c.txt", "a.md", "c.md"]),
@@ -308,10 +349,16 @@ def git_check_ignore(workdir: str, paths: list[str]) -> dict[str, tuple[bool | N
 def test_golden_corpus_against_git(tmp_path):
     repo = tmp_path / "repo"
     repo.mkdir()
-    subprocess.run([GIT or "git", "init", "-q", str(repo)], check=True, env={
-        "PATH": os.environ.get("PATH", ""), "HOME": str(tmp_path),
-        "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": os.devnull,
-    })
+    subprocess.run(
+        [GIT or "git", "init", "-q", str(repo)],
+        check=True,
+        env={
+            "PATH": os.environ.get("PATH", ""),
+            "HOME": str(tmp_path),
+            "GIT_CONFIG_NOSYSTEM": "1",
+            "GIT_CONFIG_GLOBAL": os.devnull,
+        },
+    )
     seen_divergences = set()
     for case, (written, candidates) in enumerate(GOLDEN):
         for entry in os.listdir(repo):

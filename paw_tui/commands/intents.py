@@ -106,8 +106,8 @@ def _show(state, intent_id: str, as_json: bool) -> int:  # type: ignore[no-untyp
     if touched:
         lines.append("\ntouched files:")
         for entry in touched:
-            changed = entry.get("changed")
-            note = " (changed since)" if changed else ""
+            note = {"changed": " (changed since)", "deleted": " (deleted since)",
+                    "unknown": " (no hash recorded)"}.get(str(entry.get("status")), "")
             lines.append(f"  - {entry.get('path')}  {entry.get('content_hash') or ''}{note}")
     write_out("\n".join(lines) + "\n")
     return 0

@@ -62,13 +62,16 @@ def _load_json_object(path: str) -> dict[str, object]:
     return data
 
 
+def _is_our_handler(handler: object) -> bool:
+    return isinstance(handler, dict) and isinstance(handler.get("command"), str) and MARKER in handler["command"]
+
+
 def _is_ours(entry: object) -> bool:
+    """An entry (matcher group) holding one of our gate handlers."""
     if not isinstance(entry, dict):
         return False
     hooks = entry.get("hooks")
-    return isinstance(hooks, list) and any(
-        isinstance(h, dict) and isinstance(h.get("command"), str) and MARKER in h["command"] for h in hooks
-    )
+    return isinstance(hooks, list) and any(_is_our_handler(h) for h in hooks)
 
 
 def claude_hooks(command: list[str]) -> dict[str, dict[str, object]]:
@@ -97,9 +100,14 @@ def merge_claude_settings(settings: dict[str, object], command: list[str]) -> di
         kept, placed = [], False
         for item in existing:
             if _is_ours(item):
+                # Our entry goes where the first old one was; handlers the user added to an
+                # entry of ours stay, in that entry without our handler.
                 if not placed:
                     kept.append(entry)
                     placed = True
+                others = [h for h in item["hooks"] if not _is_our_handler(h)]
+                if others:
+                    kept.append(dict(item, hooks=others))
             else:
                 kept.append(item)
         if not placed:

@@ -95,7 +95,10 @@ def select_active_intent(
         ttl = policy.governance.session_ttl
         existing = sessions_store.load_session(root, session_id)
         if existing is not None and existing.holds_intent and not existing.is_live(now, ttl):
-            existing = None  # its lock expired while it was idle: it selects again
+            # Its lock expired while it was idle: it selects again, and a request it was
+            # still waiting on no longer reserves anything.
+            _withdraw(root, existing, now, "the session was idle longer than the session TTL")
+            existing = None
         held = sessions_store.held_intents(root, now, ttl, besides=session_id)
 
         def refuse(message: str, intent: Intent | None = None) -> Selection:
@@ -178,6 +181,18 @@ def select_active_intent(
         return Selection(SELECTED, f"Intent {intent.id} is active for session {session_id}.", intent, session)
 
 
+def _withdraw(root: str, session: Session, now: float, why: str) -> None:
+    """Mark the session's pending approval request withdrawn (if it has one)."""
+    if session.state != PENDING_APPROVAL or not session.approval_id:
+        return
+    request = approvals_store.load_request(root, session.approval_id)
+    if request is not None and request.pending:
+        request.state = approvals_store.WITHDRAWN
+        request.decided_at = now
+        request.note = why
+        approvals_store.save_request(root, request)
+
+
 def _restore(root: str, session_id: str, previous: dict[str, object] | None) -> None:
     if previous is None:
         sessions_store.delete_session(root, session_id)
@@ -256,11 +271,23 @@ def decide_approval(
             raise ValidationError(
                 f"Approval request '{request_id}' was withdrawn: session {request.session_id} no longer waits for it."
             )
+        if approve and not state.policy.governance.intent_sharing:
+            # A request from a session that went idle no longer reserves the intent, so
+            # another session may hold (or wait for) it now: approving would make two holders.
+            ttl = state.policy.governance.session_ttl
+            others = sessions_store.holders(root, request.intent_id, now, ttl, besides=request.session_id)
+            if others:
+                raise ValidationError(
+                    f"Approval request '{request_id}' cannot be approved: intent {request.intent_id} is "
+                    f"held by session {others[0].session_id}."
+                )
         request.decided_at = now
         request.decided_by = by
         if approve:
             request.state = approvals_store.APPROVED
             session.state = ACTIVE
+            # The wait for a human is not idleness: the approved session starts its TTL now.
+            session.last_seen = max(session.last_seen, now)
             event = "approval_granted"
         else:
             request.state = approvals_store.REJECTED

@@ -82,6 +82,10 @@ def render_intent_context(
         lines.append("<touched_files>")
         for entry in files:
             changed = entry.get("changed")
+            if changed is None and isinstance(entry.get("status"), str):
+                # The per-intent index says how the file is now: unchanged, changed, deleted
+                # or unknown (no hash recorded); only "unchanged" means not changed since.
+                changed = entry.get("status") != "unchanged"
             attrs = _attrs(
                 (
                     ("path", entry.get("path")),

@@ -98,7 +98,7 @@ def parse_intents(text: str, file: str) -> tuple[list[Intent], list[Problem], li
     """Intents, problems (the file is unusable while there are any) and warnings."""
     import yaml
 
-    from paw_tui.core.yaml_nodes import NodeReader, line_of
+    from paw_tui.core.yaml_nodes import NodeReader, kind_of, line_of
 
     reader = NodeReader(file)
     warnings = NodeReader(file)
@@ -121,7 +121,7 @@ def parse_intents(text: str, file: str) -> tuple[list[Intent], list[Problem], li
     if isinstance(entries, yaml.ScalarNode) and entries.tag == "tag:yaml.org,2002:null":
         return [], [], []
     if not isinstance(entries, yaml.SequenceNode):
-        reader.problem(entries, f"'active_intents' must be a list of intents, not a {type(entries).__name__}")
+        reader.problem(entries, f"'active_intents' must be a list of intents, not {kind_of(entries)}")
         return [], reader.problems, []
 
     intents: list[Intent] = []
@@ -141,6 +141,8 @@ def parse_intents(text: str, file: str) -> tuple[list[Intent], list[Problem], li
                 warnings.problems.append(
                     _problem(file, intent.line, f"intent '{intent.id}' depends on unknown intent '{dependency}'")
                 )
+    # Problems in file order, so "the first problem" is the one nearest the top.
+    reader.problems.sort(key=lambda problem: problem.line)
     return intents, reader.problems, warnings.problems
 
 

@@ -20,11 +20,11 @@ string, and ``seq`` counts 1, 2, 3... without gaps.
 4. the record is written by one ``os.write`` on an ``O_APPEND`` descriptor and, with
    ``durable=True`` (the default), ``fdatasync``-ed: the gate allows a tool only once its
    decision is recorded, so the record must outlive a power cut as well as a crash (this
-   cost ~0.2 ms here). The head and the per-intent index are written afterwards without a
-   sync: after a power cut they can lag the ledger (``verify`` says ``behind``), never run
+   cost ~0.2 ms here). The per-intent index and the head are written afterwards without
+   a sync: after a power cut they can lag the ledger (``verify`` says ``behind``), never run
    ahead of it, which would look like a truncation;
-5. the head is updated, and for a ``mutation`` the per-intent index
-   (:mod:`~paw_tui.core.ledger_index`).
+5. for a ``mutation``, the per-intent index (:mod:`~paw_tui.core.ledger_index`) is
+   updated, and then the head.
 
 Any failure raises :class:`LedgerError` with one sentence naming the file and the reason;
 the gate turns it into a deny. A failure to update the head or the index after the record
@@ -70,7 +70,10 @@ if TYPE_CHECKING:
 
     Record = dict[str, object]
 
-__all__ = ["EMPTY_HASH", "HASH_PREFIX", "Ledger", "LedgerError", "format_ts", "line_hash"]
+__all__ = [
+    "EMPTY_HASH", "EVENT_MUTATION", "EVENT_REPAIRED", "HASH_PREFIX", "LEDGER_RELPATH", "Ledger",
+    "LedgerError", "format_ts", "line_hash",
+]  # fmt: skip
 
 LEDGER_RELPATH = os.path.join(".orchestration", "agent_trace.jsonl")
 LEDGER_VERSION = 1
@@ -105,7 +108,9 @@ def _check_ranges(value: object) -> list[dict[str, int]]:
         start = item.get("start_line") if isinstance(item, dict) else None
         end = item.get("end_line") if isinstance(item, dict) else None
         if type(start) is not int or type(end) is not int or not 1 <= start <= end:
-            raise ValueError(f"range {item!r} is not {{start_line, end_line}} with 1 <= start <= end")
+            raise ValueError(
+                f"range {item!r} is not {{start_line, end_line}} with 1 <= start <= end"
+            )
         ranges.append({"start_line": start, "end_line": end})
     return ranges
 
@@ -236,7 +241,9 @@ class Ledger:
         result["incidents"] = incidents
         return result
 
-    def _check_head(self, head: dict[str, object], fd: int, size: int, seq: int, last: str) -> str | None:
+    def _check_head(
+        self, head: dict[str, object], fd: int, size: int, seq: int, last: str
+    ) -> str | None:
         """``truncated`` or ``rewritten`` when the file is behind or disagrees with ``head``."""
         head_seq, head_hash, head_size = head["seq"], head["hash"], head["size"]
         assert type(head_seq) is int and type(head_size) is int
@@ -275,11 +282,15 @@ class Ledger:
                 f"could not be taken within {self.lock_timeout:g} s."
             ) from None
         except LockError as error:
-            raise LedgerError(f"Cannot append to the audit ledger {self.path}: {error.message}") from None
+            raise LedgerError(
+                f"Cannot append to the audit ledger {self.path}: {error.message}"
+            ) from None
         try:
             return self._append_locked(fields)
         except OSError as error:
-            raise LedgerError(f"Cannot append to the audit ledger {self.path}: {os_reason(error)}.") from None
+            # Windows reports a directory opened for writing as "Permission denied".
+            reason = "it is a directory" if os.path.isdir(self.path) else os_reason(error)
+            raise LedgerError(f"Cannot append to the audit ledger {self.path}: {reason}.") from None
         finally:
             lock.release()
 
@@ -292,7 +303,9 @@ class Ledger:
             fd = os.open(self.path, flags, 0o644)
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             os.close(fd)
-            raise LedgerError(f"Cannot append to the audit ledger {self.path}: it is not a regular file.")
+            raise LedgerError(
+                f"Cannot append to the audit ledger {self.path}: it is not a regular file."
+            )
         return fd
 
     def _append_locked(self, fields: dict[str, object]) -> Record:
@@ -354,12 +367,16 @@ class Ledger:
             if incident is not None:
                 heads.add_incident({
                     "kind": incident, "detected_ts": ts, "ledger": self.path,
-                    "head_seq": head["seq"] if head else None, "head_hash": head["hash"] if head else None,
+                    "head_seq": head["seq"] if head else None,
+                    "head_hash": head["hash"] if head else None,
                     "file_seq": first_seq,
                 })  # fmt: skip
-            heads.write(slot, seq, last, size, ts)
+            generation = head["gen"] if head is not None else 0
+            heads.write(slot, generation + 1, seq, last, size, ts)  # type: ignore[operator]
         except OSError as error:
-            self.warnings.append(f"The ledger head for {self.path} was not updated: {os_reason(error)}.")
+            self.warnings.append(
+                f"The ledger head for {self.path} was not updated: {os_reason(error)}."
+            )
 
     def _write_record(
         self, fd: int, fields: Mapping[str, object], seq: int, ts: str, prev: str, size: int
@@ -392,7 +409,9 @@ class Ledger:
         self, fd: int, offset: int, torn: bytes, now: float, ts: str, seq: int, last: str
     ) -> tuple[int, int, str]:
         """Move a torn last line aside, truncate, and record ``ledger_repaired``."""
-        stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime(int(now))) + f"{int(now * 1000) % 1000:03d}Z"
+        stamp = (
+            time.strftime("%Y%m%dT%H%M%S", time.gmtime(int(now))) + f"{int(now * 1000) % 1000:03d}Z"
+        )
         base = f"{self.path}.torn-{stamp}"
         aside, counter = base, 1
         while True:
@@ -425,7 +444,9 @@ class Ledger:
         try:
             ledger_index.note_append(self, record, previous_seq)
         except (OSError, ValueError) as error:
-            self.warnings.append(f"The intent index under {self.cache_dir} was not updated: {error}.")
+            self.warnings.append(
+                f"The intent index under {self.cache_dir} was not updated: {error}."
+            )
 
     # -- reading (paw_tui.core.ledger_read) -------------------------------------------------
 
@@ -483,8 +504,9 @@ class Ledger:
 
         return rebuild_index(self)
 
-    def touched_files(self, intent_id: str) -> list[TouchedFile]:
-        """The files ``intent_id`` changed, newest first, and whether each changed since."""
+    def touched_files(self, intent_id: str, limit: int | None = None) -> list[TouchedFile]:
+        """The files ``intent_id`` changed, newest first, and whether each changed since
+        (:mod:`ledger_index`); ``limit`` bounds how many are hashed and returned."""
         from paw_tui.core.ledger_index import touched_files
 
-        return touched_files(self, intent_id)
+        return touched_files(self, intent_id, limit)

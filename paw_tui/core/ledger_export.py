@@ -45,7 +45,9 @@ _URN_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01234
 def intent_urn(intent_id: str) -> str:
     """``urn:intent:<id>``, percent-encoding anything a URI may not hold."""
     encoded = "".join(
-        ch if ch in _URN_SAFE else "".join(f"%{byte:02X}" for byte in ch.encode("utf-8", "surrogatepass"))
+        ch
+        if ch in _URN_SAFE
+        else "".join(f"%{byte:02X}" for byte in ch.encode("utf-8", "surrogatepass"))
         for ch in intent_id
     )
     return f"urn:intent:{encoded}"
@@ -78,7 +80,9 @@ def to_agent_trace(record: Record, digest: str) -> dict[str, object] | None:
     if not isinstance(ts, str) or not ts:
         return None
     raw_paths = record.get("paths")
-    paths = [p for p in raw_paths if isinstance(p, str) and p] if isinstance(raw_paths, list) else []
+    paths = (
+        [p for p in raw_paths if isinstance(p, str) and p] if isinstance(raw_paths, list) else []
+    )
     single = len(paths) == 1
     ranges = _ranges(record.get("ranges")) if single else None
     intent_id = record.get("intent_id")

@@ -5,7 +5,9 @@ keeps ``{seq, hash, size, ts}`` of the last line it wrote in the user state dire
 (:mod:`paw_tui.core.statedir`), where an agent confined to the workspace does not write.
 
 ``<name>.head`` holds two fixed 256-byte slots, each one line of space-padded JSON with a
-check value; a write goes to the slot not holding the newest head, in place (``pwrite``).
+generation number and a check value; a write goes, in place (``pwrite``), to the slot not
+holding the newest generation (not the highest ``seq``: after a truncation the head must
+be able to move back, the incident file keeping the evidence).
 A write torn by a crash spoils only that slot and the reader falls back to the other one,
 so no rename is needed: on ext4 a rename over an existing file flushes the new file's data
 first, which measured 1.4 ms, more than the rest of an append together.
@@ -27,13 +29,14 @@ SLOTS = 2
 MAX_INCIDENT_BYTES = 256 * 1024
 
 
-def _check(seq: int, digest: str, size: int, ts: str) -> str:
-    return sha256_hex(f"{seq}|{digest}|{size}|{ts}".encode("utf-8"))[:16]
+def _check(gen: int, seq: int, digest: str, size: int, ts: str) -> str:
+    return sha256_hex(f"{gen}|{seq}|{digest}|{size}|{ts}".encode("utf-8"))[:16]
 
 
-def encode_slot(seq: int, digest: str, size: int, ts: str) -> bytes:
+def encode_slot(gen: int, seq: int, digest: str, size: int, ts: str) -> bytes:
+    check = _check(gen, seq, digest, size, ts)
     text = json.dumps(
-        {"seq": seq, "hash": digest, "size": size, "ts": ts, "check": _check(seq, digest, size, ts)},
+        {"gen": gen, "seq": seq, "hash": digest, "size": size, "ts": ts, "check": check},
         separators=(",", ":"),
     ).encode("ascii")
     if len(text) >= SLOT:  # pragma: no cover - a hash, a timestamp and two integers
@@ -49,12 +52,15 @@ def decode_slot(raw: bytes) -> dict[str, object] | None:
         return None
     if not isinstance(value, dict):
         return None
-    seq, digest, size, ts = value.get("seq"), value.get("hash"), value.get("size"), value.get("ts")
-    if type(seq) is not int or type(size) is not int or not isinstance(digest, str) or not isinstance(ts, str):
+    gen, seq, size = value.get("gen"), value.get("seq"), value.get("size")
+    digest, ts = value.get("hash"), value.get("ts")
+    if type(gen) is not int or type(seq) is not int or type(size) is not int:
         return None
-    if value.get("check") != _check(seq, digest, size, ts):
+    if not isinstance(digest, str) or not isinstance(ts, str):
         return None
-    return {"seq": seq, "hash": digest, "size": size, "ts": ts}
+    if value.get("check") != _check(gen, seq, digest, size, ts):
+        return None
+    return {"gen": gen, "seq": seq, "hash": digest, "size": size, "ts": ts}
 
 
 class HeadStore:
@@ -76,26 +82,35 @@ class HeadStore:
         except FileNotFoundError:
             return None, 0
         except OSError as error:
-            raise LedgerError(f"The ledger head {self.path} is unreadable: {os_reason(error)}.") from None
+            raise LedgerError(
+                f"The ledger head {self.path} is unreadable: {os_reason(error)}."
+            ) from None
         try:
             data = read_at(fd, SLOT * SLOTS, 0)
         except OSError as error:
-            raise LedgerError(f"The ledger head {self.path} is unreadable: {os_reason(error)}.") from None
+            raise LedgerError(
+                f"The ledger head {self.path} is unreadable: {os_reason(error)}."
+            ) from None
         finally:
             os.close(fd)
         best, best_slot = None, -1
         for slot in range(SLOTS):
             head = decode_slot(data[slot * SLOT : (slot + 1) * SLOT])
-            if head is not None and (best is None or head["seq"] > best["seq"]):  # type: ignore[operator]
+            if head is None:
+                continue
+            if best is None or head["gen"] > best["gen"]:  # type: ignore[operator]
                 best, best_slot = head, slot
         if best is None:
             if not data.strip():
                 return None, 0  # created, never written: a crash right after the first open
-            raise LedgerError(f"The ledger head {self.path} is unreadable: no slot holds a valid head.")
+            raise LedgerError(
+                f"The ledger head {self.path} is unreadable: no slot holds a valid head."
+            )
         return best, (best_slot + 1) % SLOTS
 
-    def write(self, slot: int, seq: int, digest: str, size: int, ts: str) -> None:
-        data = encode_slot(seq, digest, size, ts)
+    def write(self, slot: int, gen: int, seq: int, digest: str, size: int, ts: str) -> None:
+        """Write generation ``gen`` (the newest read plus one) into ``slot``."""
+        data = encode_slot(gen, seq, digest, size, ts)
         flags = os.O_RDWR | os.O_CREAT | OPEN_FLAGS
         try:
             fd = os.open(self.path, flags, 0o600)
@@ -108,7 +123,9 @@ class HeadStore:
             os.close(fd)
 
     def add_incident(self, incident: dict[str, object]) -> None:
-        line = json.dumps(incident, separators=(",", ":"), ensure_ascii=True).encode("ascii") + b"\n"
+        line = (
+            json.dumps(incident, separators=(",", ":"), ensure_ascii=True).encode("ascii") + b"\n"
+        )
         flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | OPEN_FLAGS
         try:
             fd = os.open(self.incidents_path, flags, 0o600)
@@ -128,7 +145,9 @@ class HeadStore:
         except FileNotFoundError:
             return []
         except OSError as error:
-            raise LedgerError(f"The ledger incidents {self.incidents_path} are unreadable: {os_reason(error)}.") from None
+            raise LedgerError(
+                f"The ledger incidents {self.incidents_path} are unreadable: {os_reason(error)}."
+            ) from None
         found = []
         for line in data.splitlines():
             try:

@@ -1,16 +1,23 @@
-"""The per-intent index of touched files: ``.orchestration/.cache/intents/<safe id>.json``.
+"""The per-intent index of touched files: ``.orchestration/.cache/intents/<safe id>.jsonl``.
 
-Each file holds ``{"v": 1, "intent_id": ..., "seq": <last mutation applied>, "files":
-{path: {"content_hash", "seq", "ts"}}}``: for every path a ``mutation`` record of the intent
-named, the latest record's sequence number, time and (when the record names exactly one
-path, so the hash is that file's) the whole-file ``content_hash``.
+For every intent, the paths its ``mutation`` records named, each with the latest such
+record's ``seq``, ``ts`` and (when the record names exactly one path, so the hash is that
+file's) its whole-file ``content_hash``. :func:`load_index` returns it folded:
+``{"v": 1, "intent_id", "seq": <last mutation applied>, "files": {path: {...}}}``.
 
-The ledger writer updates it under the ledger lock after each ``mutation`` append
-(:func:`note_append`); :func:`rebuild_index` rebuilds every file from the ledger and gives
-the same result. The index is machine-owned and can lag the ledger (a crash between the two
-writes, a deleted ``.cache``): ``_index.json`` says from which ``seq`` on it is complete
-(``base_seq`` 0 means from the start), and :func:`index_status` reports it so a caller that
-can afford a full scan (the TUI, ``trace`` commands) knows when to rebuild.
+On disk each intent's file is a small append-only log: a header line
+``{"v": 1, "intent_id": ..., "size": <bytes when last compacted>}`` then one entry line per
+path and mutation, the later entry for a path winning. The writer appends under the ledger
+lock (:func:`note_append`) with one ``O_APPEND`` write, reading only the header, and
+rewrites the file compacted (one line per path) once it has grown past twice its compacted
+size plus 4 KiB: an append costs no rename (on ext4 a rename over a file flushes it first,
+~1.4 ms) and a read stays proportional to the number of paths.
+
+:func:`rebuild_index` rebuilds every file from the ledger and folds to the same result. The
+index is machine-owned and can lag the ledger (a crash between the two writes, a deleted
+``.cache``): ``_index.json`` says from which ``seq`` on it is complete (``base_seq`` 0: from
+the start), and :func:`index_status` reports it, so a caller that can afford a full scan
+(the TUI, the ``trace`` commands) knows when to rebuild.
 """
 
 from __future__ import annotations
@@ -19,15 +26,19 @@ import json
 import os
 
 from paw_tui.core.ledger import EVENT_MUTATION
-from paw_tui.core.ledger_io import LedgerError, sha256_hex, write_state_file
+from paw_tui.core.ledger_io import OPEN_FLAGS, LedgerError, read_at, sha256_hex, write_state_file
 from paw_tui.core.locking import FileLock, LockError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from paw_tui.core.ledger import Ledger, Record
 
+    Index = dict[str, object]
+
 INDEX_DIRNAME = "intents"
 META_NAME = "_index.json"
+SUFFIX = ".jsonl"
+COMPACT_SLACK = 4096  # bytes a log may grow past twice its compacted size
 _SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-")
 _NAME_CHARS = 64
 
@@ -41,63 +52,128 @@ def safe_name(intent_id: str) -> str:
     forbid ``:`` (a short hash of the exact id follows the sanitised id)."""
     readable = "".join(ch if ch in _SAFE else "_" for ch in intent_id[:_NAME_CHARS])
     digest = sha256_hex(intent_id.encode("utf-8", "surrogatepass"))[:12]
-    return f"{readable.lstrip('.') or '_'}-{digest}.json"
+    return f"{readable.lstrip('.') or '_'}-{digest}{SUFFIX}"
 
 
 def index_path(ledger: Ledger, intent_id: str) -> str:
     return os.path.join(index_dir(ledger), safe_name(intent_id))
 
 
-def _dump(data: dict[str, object]) -> bytes:
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode(
-        "utf-8", "surrogatepass"
-    )
+def _line(data: dict[str, object]) -> bytes:
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    return text.encode("utf-8", "surrogatepass") + b"\n"
 
 
-def _empty(intent_id: str) -> dict[str, object]:
+def entries(record: Record) -> tuple[str, list[dict[str, object]]] | None:
+    """The intent and the index entries of one ledger record (None when it adds none)."""
+    if record.get("event") != EVENT_MUTATION:
+        return None
+    intent_id, seq, paths = record.get("intent_id"), record.get("seq"), record.get("paths")
+    if (
+        not isinstance(intent_id, str)
+        or not intent_id
+        or type(seq) is not int
+        or not isinstance(paths, list)
+    ):
+        return None
+    content_hash = record.get("content_hash") if len(paths) == 1 else None
+    ts = record.get("ts")
+    found = []
+    for path in paths:
+        if isinstance(path, str):
+            entry: dict[str, object] = {"path": path, "seq": seq}
+            if isinstance(ts, str):
+                entry["ts"] = ts
+            if isinstance(content_hash, str):
+                entry["content_hash"] = content_hash
+            found.append(entry)
+    return intent_id, found
+
+
+def _empty(intent_id: str) -> Index:
     return {"v": 1, "intent_id": intent_id, "seq": 0, "files": {}}
 
 
-def apply_record(indexes: dict[str, dict[str, object]], record: Record) -> str | None:
+def _fold(index: Index, entry: dict[str, object]) -> None:
+    files = index["files"]
+    path, seq = entry.get("path"), entry.get("seq")
+    if not isinstance(files, dict) or not isinstance(path, str) or type(seq) is not int:
+        return
+    files[path] = {key: value for key, value in entry.items() if key != "path"}
+    if seq > index["seq"]:  # type: ignore[operator]
+        index["seq"] = seq
+
+
+def apply_record(indexes: dict[str, Index], record: Record) -> str | None:
     """Fold one ledger record into ``indexes`` (intent id -> index); the intent it touched."""
-    if record.get("event") != EVENT_MUTATION:
+    found = entries(record)
+    if found is None:
         return None
-    intent_id, seq = record.get("intent_id"), record.get("seq")
-    paths = record.get("paths")
-    if not isinstance(intent_id, str) or not intent_id or type(seq) is not int:
-        return None
-    if not isinstance(paths, list):
-        return None
+    intent_id, items = found
     index = indexes.get(intent_id)
     if index is None:
         index = indexes[intent_id] = _empty(intent_id)
-    files = index["files"]
-    assert isinstance(files, dict)
-    content_hash = record.get("content_hash") if len(paths) == 1 else None
-    for path in paths:
-        if not isinstance(path, str):
-            continue
-        entry: dict[str, object] = {"seq": seq}
-        if isinstance(record.get("ts"), str):
-            entry["ts"] = record["ts"]
-        if isinstance(content_hash, str):
-            entry["content_hash"] = content_hash
-        files[path] = entry
-    index["seq"] = seq
+    for entry in items:
+        _fold(index, entry)
     return intent_id
 
 
-def _load(path: str) -> dict[str, object] | None:
+def _header(data: bytes) -> dict[str, object] | None:
+    """The header line at the start of ``data``, when it is ours."""
+    try:
+        header = json.loads(data.split(b"\n", 1)[0])
+    except ValueError:
+        return None
+    if (
+        not isinstance(header, dict)
+        or header.get("v") != 1
+        or not isinstance(header.get("intent_id"), str)
+    ):
+        return None
+    return header
+
+
+def _read(path: str) -> Index | None:
+    """The folded index in ``path``; None when the file is missing or its header is not
+    ours (it is then started afresh)."""
     try:
         with open(path, "rb") as handle:
-            data = json.loads(handle.read())
-    except FileNotFoundError:
+            data = handle.read()
+    except (FileNotFoundError, NotADirectoryError):
         return None
-    except (OSError, ValueError):
-        return None  # a broken index entry is rebuilt from this record on
-    if not isinstance(data, dict) or not isinstance(data.get("files"), dict):
+    header = _header(data)
+    if header is None:
         return None
-    return data
+    index = _empty(str(header["intent_id"]))
+    for line in data.split(b"\n")[1:]:
+        if not line:
+            continue
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue  # a line torn by a crash: the ledger still has the record
+        if isinstance(entry, dict):
+            _fold(index, entry)
+    return index
+
+
+def _compacted(index: Index) -> bytes:
+    """Header plus one line per path, oldest first. The header records its own file size,
+    so an appender knows when the log has outgrown it without reading the entries."""
+    files = index["files"]
+    assert isinstance(files, dict)
+    ordered = sorted(files.items(), key=lambda item: (item[1].get("seq", 0), item[0]))
+    body = b"".join(_line({"path": path, **entry}) for path, entry in ordered)
+    base = len(body)
+    while True:  # the header's length depends on the number it holds
+        header = _line({"v": 1, "intent_id": index["intent_id"], "size": base})
+        if len(header) + len(body) == base:
+            return header + body
+        base = len(header) + len(body)
+
+
+def _rewrite(path: str, index: Index) -> None:
+    write_state_file(path, _compacted(index))
 
 
 def _clear(directory: str) -> None:
@@ -106,36 +182,68 @@ def _clear(directory: str) -> None:
     except FileNotFoundError:
         return
     for name in names:
-        if name.endswith(".json"):
+        if name.endswith((SUFFIX, ".json")):
             try:
                 os.unlink(os.path.join(directory, name))
             except OSError:
                 pass
 
 
+def _write_meta(directory: str, base_seq: int) -> None:
+    os.makedirs(directory, exist_ok=True)
+    write_state_file(os.path.join(directory, META_NAME), _line({"v": 1, "base_seq": base_seq}))
+
+
+def _append_entries(path: str, intent_id: str, items: list[dict[str, object]]) -> bool:
+    """Append to an existing log of ``intent_id`` with one write, or compact it when it has
+    grown past twice its compacted size (plus 4 KiB). False when there is no usable log.
+    Only the header and the last byte are read."""
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_APPEND | OPEN_FLAGS)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    try:
+        size = os.fstat(fd).st_size
+        header = _header(read_at(fd, 1024, 0)) if size else None
+        base = header.get("size") if header is not None else None
+        if header is None or header["intent_id"] != intent_id or type(base) is not int:
+            return False
+        data = b"".join(_line(entry) for entry in items)
+        if size + len(data) <= 2 * base + COMPACT_SLACK:
+            if read_at(fd, 1, size - 1) != b"\n":
+                data = b"\n" + data  # after an entry torn by a crash, start a new line
+            os.write(fd, data)
+            return True
+    finally:
+        os.close(fd)
+    index = _read(path)
+    if index is None:
+        return False
+    for entry in items:
+        _fold(index, entry)
+    _rewrite(path, index)
+    return True
+
+
 def note_append(ledger: Ledger, record: Record, previous_seq: int) -> None:
     """Keep the index in step with one appended record (the caller holds the ledger lock)."""
     directory = index_dir(ledger)
-    meta = os.path.join(directory, META_NAME)
     if previous_seq == 0:  # a new ledger: whatever was indexed belonged to an older one
         _clear(directory)
-        os.makedirs(directory, exist_ok=True)
-        write_state_file(meta, _dump({"v": 1, "base_seq": 0}))
-    intent_id = record.get("intent_id")
-    if record.get("event") != EVENT_MUTATION or not isinstance(intent_id, str) or not intent_id:
+        _write_meta(directory, 0)
+    found = entries(record)
+    if found is None:
         return
+    intent_id, items = found
     path = os.path.join(directory, safe_name(intent_id))
-    index = _load(path)
-    if index is None:
-        if not os.path.exists(meta):  # indexing starts now: older mutations are not in it
-            os.makedirs(directory, exist_ok=True)
-            seq = record.get("seq")
-            write_state_file(meta, _dump({"v": 1, "base_seq": max(int(seq) - 1, 0) if type(seq) is int else 0}))
-        index = _empty(intent_id)
-    indexes = {intent_id: index}
-    apply_record(indexes, record)
-    os.makedirs(directory, exist_ok=True)
-    write_state_file(path, _dump(indexes[intent_id]))
+    if _append_entries(path, intent_id, items):
+        return
+    if not os.path.exists(os.path.join(directory, META_NAME)):
+        _write_meta(directory, max(previous_seq, 0))  # older mutations are not in it
+    index = _empty(intent_id)
+    for entry in items:
+        _fold(index, entry)
+    _rewrite(path, index)
 
 
 def index_status(ledger: Ledger) -> str:
@@ -151,9 +259,12 @@ def index_status(ledger: Ledger) -> str:
     return "partial"
 
 
-def load_index(ledger: Ledger, intent_id: str) -> dict[str, object] | None:
-    """The stored index of ``intent_id``, or None."""
-    return _load(index_path(ledger, intent_id))
+def load_index(ledger: Ledger, intent_id: str) -> Index | None:
+    """The stored index of ``intent_id``, folded, or None."""
+    index = _read(index_path(ledger, intent_id))
+    if index is None or index["intent_id"] != intent_id:
+        return None
+    return index
 
 
 def _scan(ledger: Ledger, indexes: dict[str, dict[str, object]], start: int) -> int:
@@ -178,7 +289,9 @@ def rebuild_index(ledger: Ledger) -> int:
     try:
         lock.acquire()
     except LockError as error:
-        raise LedgerError(f"Cannot rebuild the intent index of {ledger.path}: {error.message}") from None
+        raise LedgerError(
+            f"Cannot rebuild the intent index of {ledger.path}: {error.message}"
+        ) from None
     try:
         try:
             size = os.stat(ledger.path).st_size
@@ -194,11 +307,13 @@ def rebuild_index(ledger: Ledger) -> int:
             _clear(directory)
             os.makedirs(directory, exist_ok=True)
             for intent_id, index in indexes.items():
-                write_state_file(os.path.join(directory, safe_name(intent_id)), _dump(index))
-            write_state_file(os.path.join(directory, META_NAME), _dump({"v": 1, "base_seq": 0}))
+                _rewrite(os.path.join(directory, safe_name(intent_id)), index)
+            _write_meta(directory, 0)
         except OSError as error:
             reason = error.strerror or str(error)
-            raise LedgerError(f"Cannot write the intent index under {directory}: {reason}.") from None
+            raise LedgerError(
+                f"Cannot write the intent index under {directory}: {reason}."
+            ) from None
     finally:
         lock.release()
     return len(indexes)
@@ -228,8 +343,14 @@ class TouchedFile:
         return self.status != "unchanged"
 
     def to_dict(self) -> dict[str, object]:
-        return {"path": self.path, "content_hash": self.content_hash, "seq": self.seq,
-                "ts": self.ts, "status": self.status}  # fmt: skip
+        return {
+            "path": self.path,
+            "content_hash": self.content_hash,
+            "seq": self.seq,
+            "ts": self.ts,
+            "status": self.status,
+            "changed": self.changed,
+        }
 
     def __repr__(self) -> str:
         return f"TouchedFile({self.path!r}, {self.status}, seq={self.seq})"
@@ -249,17 +370,25 @@ def file_sha256(path: str) -> str | None:
         return None
 
 
-def touched_files(ledger: Ledger, intent_id: str) -> list[TouchedFile]:
-    """The files ``intent_id`` changed according to its index, newest first."""
+def touched_files(ledger: Ledger, intent_id: str, limit: int | None = None) -> list[TouchedFile]:
+    """The files ``intent_id`` changed according to its index, newest first; with ``limit``,
+    only the newest ``limit`` of them are hashed and returned (a bounded context block)."""
     index = load_index(ledger, intent_id)
     if index is None:
         return []
     files = index["files"]
     assert isinstance(files, dict)
+
+    def newest_first(item: tuple[str, dict[str, object]]) -> tuple[int, str]:
+        seq = item[1].get("seq")
+        return (-seq if type(seq) is int else 0, item[0])
+
+    newest = sorted(
+        ((path, entry) for path, entry in files.items() if isinstance(entry, dict)),
+        key=newest_first,
+    )
     result = []
-    for path, entry in files.items():
-        if not isinstance(entry, dict):
-            continue
+    for path, entry in newest[:limit]:
         recorded = entry.get("content_hash")
         recorded = recorded if isinstance(recorded, str) else None
         seq = entry.get("seq")
@@ -277,7 +406,12 @@ def touched_files(ledger: Ledger, intent_id: str) -> list[TouchedFile]:
         else:
             status = "unchanged" if current == recorded else "changed"
         result.append(
-            TouchedFile(path, recorded, seq if type(seq) is int else 0, ts if isinstance(ts, str) else None, status)
+            TouchedFile(
+                path,
+                recorded,
+                seq if type(seq) is int else 0,
+                ts if isinstance(ts, str) else None,
+                status,
+            )
         )
-    result.sort(key=lambda item: (-item.seq, item.path))
     return result

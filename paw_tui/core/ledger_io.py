@@ -8,21 +8,23 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import time
 
 from paw_tui.core.errors import PawError
 
-try:  # the builtin sha256 imports in well under 1 ms; hashlib's OpenSSL binding takes ~5 ms
-    from _sha2 import sha256 as _sha256  # type: ignore[import-not-found,unused-ignore]  # 3.12+
-except ImportError:
-    try:
-        from _sha256 import sha256 as _sha256  # type: ignore[import-not-found,no-redef,unused-ignore]
-    except ImportError:  # pragma: no cover - interpreters without the builtin module
-        from hashlib import sha256 as _sha256  # type: ignore[assignment,unused-ignore]
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator
+    from hashlib import sha256 as _sha256
+else:  # the builtin sha256 imports in well under 1 ms; hashlib's OpenSSL binding takes ~5 ms
+    try:
+        if sys.version_info >= (3, 12):
+            from _sha2 import sha256 as _sha256
+        else:
+            from _sha256 import sha256 as _sha256
+    except ImportError:  # pragma: no cover - interpreters without the builtin module
+        from hashlib import sha256 as _sha256
 
 HASH_PREFIX = "sha256:"
 EMPTY_HASH = HASH_PREFIX + "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"

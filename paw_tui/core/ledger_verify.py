@@ -23,16 +23,23 @@ from __future__ import annotations
 import gc
 import json
 import os
+import stat
 from hashlib import sha256
 
 from paw_tui.core.ledger_io import EMPTY_HASH, HASH_PREFIX, LedgerError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from paw_tui.core.ledger import Ledger
 
 CHUNK = 1024 * 1024
-_INCIDENT_STATUS = {"truncated": "truncated", "rewritten": "rewritten", "head_unreadable": "unreadable"}
+_INCIDENT_STATUS = {
+    "truncated": "truncated",
+    "rewritten": "rewritten",
+    "head_unreadable": "unreadable",
+}
 BAD_HEAD_STATUSES = frozenset({"truncated", "rewritten", "unreadable"})
 
 
@@ -41,7 +48,8 @@ def _reject_constant(name: str) -> object:
 
 
 _DECODER = json.JSONDecoder(parse_constant=_reject_constant)
-_SCAN = _DECODER.scan_once
+# The C scanner behind JSONDecoder: parses one value at an index, returns it and its end.
+_SCAN: Callable[[str, int], tuple[object, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
 _NOT_JSON = object()
 
 
@@ -65,7 +73,7 @@ class VerifyResult:
 
     __slots__ = (
         "path", "ok", "records", "last_seq", "first_bad_line", "reason", "torn_tail",
-        "head_status", "head_detail", "head_path", "bytes_checked",
+        "head_status", "head_detail", "head_path", "incidents_path", "bytes_checked",
     )  # fmt: skip
 
     def __init__(self, path: str) -> None:
@@ -79,6 +87,7 @@ class VerifyResult:
         self.head_status = "missing"
         self.head_detail: str | None = None
         self.head_path: str | None = None
+        self.incidents_path: str | None = None
         self.bytes_checked = 0
 
     @property
@@ -94,13 +103,25 @@ class VerifyResult:
         return {name: getattr(self, name) for name in self.__slots__}
 
     def __repr__(self) -> str:
-        return f"VerifyResult(ok={self.ok}, records={self.records}, first_bad_line={self.first_bad_line}, head_status={self.head_status!r})"
+        return (
+            f"VerifyResult(ok={self.ok}, records={self.records}, "
+            f"first_bad_line={self.first_bad_line}, head_status={self.head_status!r})"
+        )
 
 
 class _Chain:
     """The running state of the scan; :meth:`feed` takes the lines of one block."""
 
-    __slots__ = ("lineno", "expected_seq", "prev", "last_seq", "bad_line", "reason", "head_seq", "head_line_hash")
+    __slots__ = (
+        "lineno",
+        "expected_seq",
+        "prev",
+        "last_seq",
+        "bad_line",
+        "reason",
+        "head_seq",
+        "head_line_hash",
+    )
 
     def __init__(self, head_seq: int | None) -> None:
         self.lineno = 0
@@ -146,18 +167,31 @@ class _Chain:
                 record = _parse(text)
                 if type(record) is not dict:
                     lineno = self.lineno + expected - first + 1
-                    self._bad(lineno, "is not valid JSON" if record is _NOT_JSON else "is not a JSON object")
+                    self._bad(
+                        lineno,
+                        "is not valid JSON" if record is _NOT_JSON else "is not a JSON object",
+                    )
                     break
             if record.get("prev") != prev:
                 lineno = self.lineno + expected - first + 1
                 if lineno == 1:
-                    self._bad(1, "has a prev that is not the hash of the empty string, as the first line's must be")
+                    self._bad(
+                        1,
+                        "has a prev that is not the hash of the empty string, "
+                        "as the first line's must be",
+                    )
                 else:
-                    self._bad(lineno - 1, f"no longer matches the prev of line {lineno}: its bytes were changed")
+                    self._bad(
+                        lineno - 1,
+                        f"no longer matches the prev of line {lineno}: its bytes were changed",
+                    )
                 break
             seq = record.get("seq")
             if seq != expected or type(seq) is not int:
-                self._bad(self.lineno + expected - first + 1, f"breaks the sequence: seq is {seq!r}, expected {expected}")
+                self._bad(
+                    self.lineno + expected - first + 1,
+                    f"breaks the sequence: seq is {seq!r}, expected {expected}",
+                )
                 break
             prev = HASH_PREFIX + hasher(raw).hexdigest()
             if seq == head_seq:
@@ -196,22 +230,30 @@ def _compare_head(result: VerifyResult, chain: _Chain, head: dict[str, object] |
     if chain.head_line_hash is not None:
         if chain.head_line_hash != head_hash:
             result.head_status = "rewritten"
-            result.head_detail = f"the line with seq {head_seq} is not the one the head at {result.head_path} recorded"
+            result.head_detail = (
+                f"the line with seq {head_seq} is not the one the head at {result.head_path} "
+                "recorded"
+            )
         elif last == head_seq:
             result.head_status = "ok"
         else:
             result.head_status = "behind"
-            result.head_detail = f"the head at {result.head_path} is at seq {head_seq}, the ledger at {last}"
+            result.head_detail = (
+                f"the head at {result.head_path} is at seq {head_seq}, the ledger at {last}"
+            )
     elif head_seq == 0:
         result.head_status = "ok"
     elif last < head_seq:  # type: ignore[operator]
         result.head_status = "truncated"
         result.head_detail = (
-            f"the head at {result.head_path} recorded seq {head_seq}, but the ledger ends at seq {last}"
+            f"the head at {result.head_path} recorded seq {head_seq}, "
+            f"but the ledger ends at seq {last}"
         )
     else:
         result.head_status = "rewritten"
-        result.head_detail = f"no line has the seq {head_seq} the head at {result.head_path} recorded"
+        result.head_detail = (
+            f"no line has the seq {head_seq} the head at {result.head_path} recorded"
+        )
     incidents = head.get("incidents")
     if result.head_status in ("ok", "behind") and isinstance(incidents, list) and incidents:
         first = incidents[0] if isinstance(incidents[0], dict) else {}
@@ -219,8 +261,8 @@ def _compare_head(result: VerifyResult, chain: _Chain, head: dict[str, object] |
         result.head_status = kind
         result.head_detail = (
             f"an append at {first.get('detected_ts')} found it {first.get('kind')} (head seq "
-            f"{first.get('head_seq')}, ledger seq {first.get('file_seq')}); the incident is "
-            f"kept in {result.head_path}"
+            f"{first.get('head_seq')}, ledger seq {first.get('file_seq')}), as recorded in "
+            f"{result.incidents_path}"
         )
 
 
@@ -229,7 +271,7 @@ def verify(ledger: Ledger) -> VerifyResult:
     result = VerifyResult(ledger.path)
     head: dict[str, object] | None = None
     try:
-        result.head_path = ledger.head_path
+        result.head_path, result.incidents_path = ledger.heads.path, ledger.heads.incidents_path
         head = ledger.saved_head()  # before the file's size: a head never runs ahead of it
     except LedgerError as error:
         result.head_status, result.head_detail = "unreadable", error.message.rstrip(".")
@@ -244,15 +286,22 @@ def verify(ledger: Ledger) -> VerifyResult:
     except OSError as error:
         reason = "it is a directory" if isinstance(error, IsADirectoryError) else error.strerror
         raise LedgerError(f"Cannot read the audit ledger {ledger.path}: {reason}.") from None
+    if fd is not None and not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise LedgerError(f"Cannot read the audit ledger {ledger.path}: it is not a regular file.")
     if fd is not None:
         collecting = gc.isenabled()
         gc.disable()  # the scan makes ~5 containers a line and no cycles: collections only cost
         try:
             _stream(fd, chain, result)
         except IsADirectoryError:
-            raise LedgerError(f"Cannot read the audit ledger {ledger.path}: it is a directory.") from None
+            raise LedgerError(
+                f"Cannot read the audit ledger {ledger.path}: it is a directory."
+            ) from None
         except OSError as error:
-            raise LedgerError(f"Cannot read the audit ledger {ledger.path}: {error.strerror}.") from None
+            raise LedgerError(
+                f"Cannot read the audit ledger {ledger.path}: {error.strerror}."
+            ) from None
         finally:
             if collecting:
                 gc.enable()

@@ -12,7 +12,9 @@ Markdown files only, ``**/*.md`` owns them at any depth and ``**`` owns everythi
 Patterns are rejected, naming their index (0-based) and text, when pathspec rejects them
 (a trailing ``\\``), when pathspec would silently ignore them (an unterminated ``[``, a lone
 ``/``), when they are blank, when they start with ``#`` (a comment in a ``.gitignore``; write
-``\\#`` for a literal ``#``) and when nothing follows the ``!``.
+``\\#`` for a literal ``#``), when nothing follows the ``!``, and when a segment is empty,
+``.`` or ``..`` (``./src/**``, ``a//b``): valid gitignore, but dead against the normalised
+paths the gate checks.
 
 **Compile, then match without pathspec.** Importing pathspec costs about 50 ms, more than
 the gate's whole budget, so :func:`compile_scope` (which imports it lazily) turns each
@@ -20,19 +22,32 @@ anchored pattern into pathspec's own regular expression source plus its include 
 :class:`CompiledScope` matches from those with the standard library only. Its JSON form
 (:meth:`CompiledScope.to_json`) is what the policy cache under ``.orchestration/.cache/``
 stores. :meth:`CompiledScope.match` returns what ``GitIgnoreSpec.check_file`` returns for
-the same anchored patterns (include and index), including its directory-pattern priority: a
-match by a pattern that is not a directory pattern (``ps_d`` group unset) beats one that is,
-and otherwise the last match wins. Most scope patterns are a literal path, a literal
-directory or ``dir/**``: those are matched with string operations whose equivalence with the
-regex is proved by a test, and the rest compile their regex on first use (``re.compile``
-costs 0.1 to 0.3 ms per pattern here, so a gate process compiles none or one).
+the same anchored patterns (include and index), including its directory-pattern priority:
+walking from the last pattern, the first match that is not made through the ``ps_d``
+directory group decides; failing one, the last directory match does. Hypothesis tests prove
+the equivalence after a JSON round trip, and a golden corpus pins where git differs.
 
-Protected paths (``.orchestration/**``, ``.paw/instructions/**``, ``.git/**`` and the ``.git``
-file or directory itself) are compared case-insensitively and cannot be owned whatever the
-scope says; ``governance.yaml: protected:`` patterns add to them, case-insensitively.
+It is also faster than pathspec. Most scope patterns are a literal path, a literal directory
+or ``dir/**``: those are string operations (``startswith``, ``==``). Every other regex is
+compiled on first use only, after two sound pre-filters computed at compile time: its
+literal prefix, and the literal runs any match must hold in order (``re.compile`` costs 0.1
+to 0.3 ms a pattern on a small machine, so a gate process compiles none or one). Entries are
+grouped by the first path segment they can match, so a check visits only the patterns that
+could apply.
 
-This module imports only ``os`` and the tiny errors module at import time (``re``, ``json``
-and pathspec load on first need), and stays clear of ``typing``, ``dataclasses`` and
+A path is matched as resolved, without a trailing slash: ``build/`` owns what is below
+``build``, not the directory entry ``build`` itself (pathspec's reading; git, which stats
+the path, would match the directory too).
+
+Protected paths (``.orchestration/**``, ``.paw/instructions/**``, ``.git/**`` with the
+``.git`` file or directory itself, and ``.git`` at any depth, the workspace root itself)
+are compared case-insensitively, ignoring trailing dots and spaces and an NTFS stream
+suffix, and cannot be owned whatever the scope says; ``governance.yaml: protected:``
+patterns add to them (anchored the same way, matched case-insensitively) and cannot remove
+them.
+
+This module imports only ``os``, the tiny errors module and :mod:`paw_tui.core.paths` at
+import time (``re``, ``json``, ``warnings`` and pathspec load on first need), and stays clear of ``typing``, ``dataclasses`` and
 ``pathlib``: it is on the gate's hot path (DESIGN §10).
 """
 
@@ -70,7 +85,7 @@ NESTED_GIT_RULE = "**/.git/**"
 ROOT_RULE = "the workspace root itself"
 
 # How an entry is matched. Every form gives the answer ``regex.search`` gives.
-_REGEX = "regex"  # the regex, compiled on first use, after a literal-prefix pre-check
+_REGEX = "regex"  # the regex, compiled on first use, after the literal pre-filters
 _ANY = "any"  # ".": any path holding a character other than a newline
 _UNDER = "under"  # "^L" with L literal (from "L/**"): path starts with L
 _DIR = "dir"  # "^L(?P<ps_d>/)" (from "L/"): starts with L + "/", directory match
@@ -90,7 +105,9 @@ class ScopePatternError(ValidationError):
     and ``reason`` what is wrong, so the intent registry can add the YAML line number.
     """
 
-    def __init__(self, index: int, pattern: object, reason: str, label: str = "owned_scope") -> None:
+    def __init__(
+        self, index: int, pattern: object, reason: str, label: str = "owned_scope"
+    ) -> None:
         super().__init__(f"Invalid {label} pattern {index} {pattern!r}: {reason}.")
         self.index = index
         self.pattern = pattern
@@ -105,7 +122,7 @@ class ScopeCacheError(PawError):
 def anchor_pattern(pattern: str) -> str:
     """The pattern as handed to pathspec: anchored at the root, a leading ``!`` kept."""
     negated = pattern.startswith("!")
-    body = pattern[1:] if negated else pattern
+    body = pattern.removeprefix("!")
     if not body.startswith("/"):
         body = "/" + body
     return "!" + body if negated else body
@@ -128,11 +145,20 @@ def _check_written(index: int, pattern: object, label: str) -> str:
             "write '\\#' for a literal '#'",
             label,
         )
-    body = pattern[1:] if pattern.startswith("!") else pattern
+    body = pattern.removeprefix("!")
     if not body.strip():
         raise ScopePatternError(index, pattern, "nothing follows the '!'", label)
-    if body.rstrip().strip("/") == "":
+    body = body.rstrip()
+    if body.strip("/") == "":
         raise ScopePatternError(index, pattern, "the pattern names no path", label)
+    inner = body.removeprefix("/").removesuffix("/")
+    if any(segment in ("", ".", "..") for segment in inner.split("/")):
+        raise ScopePatternError(
+            index,
+            pattern,
+            "an empty, '.' or '..' segment never matches: paths are checked normalised",
+            label,
+        )
     return pattern
 
 
@@ -265,7 +291,15 @@ class _Entry:
     """One compiled pattern. ``search`` is the compiled regex's search, bound on first use."""
 
     __slots__ = (
-        "index", "pattern", "anchored", "regex", "include", "form", "literal", "needs", "_search"
+        "index",
+        "pattern",
+        "anchored",
+        "regex",
+        "include",
+        "form",
+        "literal",
+        "needs",
+        "_search",
     )
 
     def __init__(
@@ -489,7 +523,9 @@ class CompiledScope:
             if not all(isinstance(text, str) for text in texts) or not isinstance(include, bool):
                 raise ScopeCacheError(f"Compiled scope: entry {index} is malformed.")
             needs = raw.get("needs")
-            if not isinstance(needs, list) or not all(isinstance(run, str) and run for run in needs):
+            if not isinstance(needs, list) or not all(
+                isinstance(run, str) and run for run in needs
+            ):
                 raise ScopeCacheError(f"Compiled scope: entry {index} is malformed.")
             pattern, anchored, regex, form, literal = texts
             if form not in _FORMS:
@@ -552,8 +588,9 @@ def compile_scope(
         source = regex.pattern
         if not isinstance(source, str) or set(regex.groupindex) - {DIR_GROUP}:
             raise ScopePatternError(index, pattern, "pathspec produced an unexpected regex", label)
+        needs: tuple[str, ...] = ()
         if ignore_case:
-            form, literal, needs = _REGEX, "", ()
+            form, literal = _REGEX, ""
         else:
             form, literal = classify_regex(source)
             needs = required_runs(source) if form == _REGEX else ()
@@ -727,10 +764,21 @@ class ScopeChecker:
         self.real_root = real_root(root)
         self.scope_text = render_patterns(scope.patterns)
 
-    def check(self, path: str, *, cwd: str | None = None, subtree: bool = False) -> ScopeDecision:
+    def check(
+        self,
+        path: str,
+        *,
+        cwd: str | None = None,
+        subtree: bool = False,
+        directory: bool = False,
+    ) -> ScopeDecision:
         """Normalise ``path`` (against ``cwd``, default this process's) and decide.
 
-        ``subtree`` marks an operation on a whole directory (see :func:`builtin_protection`).
+        ``subtree`` marks an operation on a whole directory (``rm -r``; see
+        :func:`builtin_protection`). ``directory`` marks the creation of a directory
+        (``mkdir``): the path is matched as ``path/``, the way gitignore matches a directory,
+        so ``src/auth/**`` and ``build/`` own ``src/auth`` and ``build`` for that purpose.
+        Never use it for a deletion: ``!src/build`` would not protect ``src/build/``.
         Raises :class:`paw_tui.core.paths.PathError` for an empty path or one holding a NUL
         byte; the gate turns that into a deny.
         """
@@ -740,11 +788,13 @@ class ScopeChecker:
             return ScopeDecision(
                 OUTSIDE_ROOT, resolved.absolute, self.intent_id, None, None, self.scope_text, path
             )
-        decision = self.check_relative(relative, subtree=subtree)
+        decision = self.check_relative(relative, subtree=subtree, directory=directory)
         decision.given = path
         return decision
 
-    def check_relative(self, relative: str, *, subtree: bool = False) -> ScopeDecision:
+    def check_relative(
+        self, relative: str, *, subtree: bool = False, directory: bool = False
+    ) -> ScopeDecision:
         """Decide for an already normalised root-relative POSIX path (``""`` is the root)."""
         shown = relative or "."
         rule = builtin_protection(relative, subtree=subtree)
@@ -755,10 +805,14 @@ class ScopeChecker:
             include, index = protected.match(relative)
             if include and index is not None:
                 return ScopeDecision(
-                    PROTECTED, shown, self.intent_id, index, protected.patterns[index],
+                    PROTECTED,
+                    shown,
+                    self.intent_id,
+                    index,
+                    protected.patterns[index],
                     self.scope_text,
                 )
-        include, index = self.scope.match(relative)
+        include, index = self.scope.match(relative + "/" if directory else relative)
         if index is None:
             return ScopeDecision(OUT_OF_SCOPE, shown, self.intent_id, None, None, self.scope_text)
         return ScopeDecision(

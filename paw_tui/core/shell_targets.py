@@ -44,15 +44,51 @@ class ShellTarget:
         return (self.path, self.cwd, self.how) == (other.path, other.cwd, other.how)
 
 
+# Shell operators, longest first: shlex returns a run of punctuation as one token (");",
+# ";\n", "&&(", "&&\n"), which is split back into these.
+_OPERATORS = ("&>>", "<<<", "<<-", "&&", "||", ";;", "|&", "&>", ">>", ">|", ">&", "<&", "<<", "<>",
+              ">", "<", "|", "&", ";", "(", ")", "\n")
+# Options of a command prefix that take a value (``sudo -u root tee f``: the command is tee).
+_PREFIX_VALUE_OPTIONS = {
+    "sudo": frozenset({"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T"}),
+    "doas": frozenset({"-u", "-C"}),
+    "env": frozenset({"-u", "-C", "-S", "--unset", "--chdir", "--split-string"}),
+    "nice": frozenset({"-n", "--adjustment"}),
+    "exec": frozenset({"-a"}),
+}
+
+
+def _split_operators(token: str) -> list[str]:
+    pieces: list[str] = []
+    index = 0
+    while index < len(token):
+        for operator in _OPERATORS:
+            if token.startswith(operator, index):
+                pieces.append(operator)
+                index += len(operator)
+                break
+        else:  # not reachable for a run of _PUNCTUATION characters; keep it whole
+            pieces.append(token[index:])
+            break
+    return pieces
+
+
 def _tokens(command: str) -> list[str] | None:
     lexer = shlex.shlex(command, posix=True, punctuation_chars=_PUNCTUATION)
     lexer.whitespace = " \t\r"
     lexer.whitespace_split = True
     lexer.commenters = "#"
     try:
-        return list(lexer)
+        raw = list(lexer)
     except ValueError:  # an unclosed quote or escape
         return None
+    tokens: list[str] = []
+    for token in raw:
+        if len(token) > 1 and all(char in _PUNCTUATION for char in token):
+            tokens.extend(_split_operators(token))
+        else:
+            tokens.append(token)
+    return tokens
 
 
 def _drop_heredocs(tokens: list[str]) -> list[str]:
@@ -63,7 +99,10 @@ def _drop_heredocs(tokens: list[str]) -> list[str]:
     while index < len(tokens):
         token = tokens[index]
         if token in ("<<", "<<-") and index + 1 < len(tokens):
-            pending.append(tokens[index + 1])
+            delimiter = tokens[index + 1]
+            if token == "<<" and delimiter.startswith("-") and len(delimiter) > 1:
+                delimiter = delimiter[1:]  # "<<-EOF": shlex reads the dash as part of the word
+            pending.append(delimiter)
             index += 2
             continue
         if token == "\n" and pending:
@@ -85,12 +124,15 @@ def _drop_heredocs(tokens: list[str]) -> list[str]:
 
 
 def _segments(tokens: list[str]) -> Iterator[list[str]]:
+    """Simple commands between separators; each ``(`` and ``)`` comes as its own segment."""
     current: list[str] = []
     for token in tokens:
         if token in _SEPARATORS:
             if current:
                 yield current
             current = []
+            if token in ("(", ")"):
+                yield [token]
         else:
             current.append(token)
     if current:
@@ -105,8 +147,14 @@ def _strip_prefixes(words: list[str]) -> list[str]:
             index += 1  # VAR=value
         elif word in _PREFIXES:
             index += 1
-            while index < len(words) and words[index].startswith("-"):
-                index += 1  # sudo -u x: options of the prefix (the value is skipped below)
+            takes_value = _PREFIX_VALUE_OPTIONS.get(word, frozenset())
+            while index < len(words) and words[index].startswith("-") and words[index] != "-":
+                option = words[index]
+                index += 1
+                if option == "--":
+                    break
+                if option in takes_value:
+                    index += 1  # sudo -u root: skip the option's value too
         else:
             break
     return words[index:]
@@ -179,7 +227,15 @@ def write_targets(command: str, cwd: str) -> list[ShellTarget] | None:
         return None
     targets: list[ShellTarget] = []
     current_dir = cwd
+    saved_dirs: list[str] = []  # a "cd" inside ( ... ) or $( ... ) ends with the subshell
     for segment in _segments(_drop_heredocs(tokens)):
+        if segment == ["("]:
+            saved_dirs.append(current_dir)
+            continue
+        if segment == [")"]:
+            if saved_dirs:
+                current_dir = saved_dirs.pop()
+            continue
         words: list[str] = []
         index = 0
         while index < len(segment):
@@ -194,8 +250,17 @@ def write_targets(command: str, cwd: str) -> list[ShellTarget] | None:
                         targets.append(ShellTarget(target, current_dir, "redirect"))
                 index += 2
                 continue
-            if token in ("<", "<<<", ">&", "<&") and index + 1 < len(segment):
-                index += 2  # input redirection, or a descriptor duplication such as 2>&1
+            if token == ">&" and index + 1 < len(segment):
+                target = segment[index + 1]
+                # ">&2", ">&-" duplicate or close a descriptor; ">& file" writes the file
+                if not (target.isdigit() or target == "-" or target in _HARMLESS_TARGETS):
+                    targets.append(ShellTarget(target, current_dir, "redirect"))
+                index += 2
+                continue
+            if token in ("<", "<<<", "<&", "<>") and index + 1 < len(segment):
+                if token == "<>" and segment[index + 1] not in _HARMLESS_TARGETS:
+                    targets.append(ShellTarget(segment[index + 1], current_dir, "redirect"))
+                index += 2  # input redirection, or a descriptor duplication such as 0<&3
                 continue
             words.append(token)
             index += 1

@@ -7,11 +7,7 @@ from __future__ import annotations
 import os
 
 from paw_tui.core import sessions as sessions_store
-from paw_tui.core.handshake import (
-    awaiting_approval_message,
-    select_active_intent,
-    status_refusal,
-)
+from paw_tui.core.intents import SELECTABLE
 from paw_tui.gate import tools
 from paw_tui.gate.events import POST_TOOL, PRE_TOOL, PROMPT, SESSION_END, SESSION_START, Decision
 
@@ -105,6 +101,8 @@ def pre_tool(state: WorkspaceState, event: GateEvent) -> Decision:
         return _deny(state, event, policy.unavailable_reason or "Orchestration state unavailable.", None, _given_paths(state, event))
     ttl = policy.governance.session_ttl
     if kind == tools.HANDSHAKE:
+        from paw_tui.core.handshake import select_active_intent
+
         _live_session(state, event, ttl)
         selection = select_active_intent(
             state, event.session_id, event.tool_input.get("intent_id"), client=event.client
@@ -143,6 +141,8 @@ def _held_intent(
                                            besides=session.session_id if session else None)
         return None, must_cite_message(policy, held, tool)
     if session.state == sessions_store.PENDING_APPROVAL:
+        from paw_tui.core.handshake import awaiting_approval_message
+
         return None, awaiting_approval_message(session.intent_id)
     intent = policy.intent(session.intent_id)
     if intent is None:
@@ -150,6 +150,10 @@ def _held_intent(
             f"Intent {session.intent_id} no longer exists in .orchestration/active_intents.yaml. "
             "Start a new session and select another intent."
         )
+    if intent.status in SELECTABLE:
+        return intent, None
+    from paw_tui.core.handshake import status_refusal
+
     refusal = status_refusal(intent)
     if refusal:
         if intent.status == "BLOCKED":

@@ -12,7 +12,7 @@ import json
 import os
 import sys
 
-from paw_tui.gate.clients import claude_code, generic
+from paw_tui.gate.clients import claude_code
 from paw_tui.gate.events import POST_TOOL, PRE_TOOL, PROMPT, SESSION_END, SESSION_START, Answer, PayloadError
 
 TYPE_CHECKING = False
@@ -21,7 +21,16 @@ if TYPE_CHECKING:
 
     from paw_tui.gate.events import GateEvent
 
-CLIENTS = {"claude-code": claude_code, "generic": generic}
+CLIENT_NAMES = ("claude-code", "generic")
+
+
+def _adapter(name: str):  # type: ignore[no-untyped-def]
+    """The client adapter module; generic is imported only when it is used."""
+    if name == "generic":
+        from paw_tui.gate.clients import generic
+
+        return generic
+    return claude_code
 USAGE = "usage: paw-tui gate [--client auto|claude-code|generic] [--event EVENT] [--workspace DIR]"
 EVENT_ALIASES = {
     "pretooluse": PRE_TOOL, "pre_tool": PRE_TOOL, "pre-tool": PRE_TOOL,
@@ -49,7 +58,7 @@ def _parse_args(argv: Sequence[str]) -> tuple[str, str | None, list[str]]:
                     raise GateUsageError(f"{name} needs a value")
                 value = items.pop(0)
             if name == "--client":
-                if value not in ("auto", *CLIENTS):
+                if value not in ("auto", *CLIENT_NAMES):
                     raise GateUsageError(f"unknown client '{value}'; use auto, claude-code or generic")
                 client = value
             elif name == "--event":
@@ -98,15 +107,15 @@ def decide_payload(
 ) -> Answer:
     """The whole gate as a function: payload bytes in, the client's answer out."""
     env = os.environ if environ is None else environ
-    adapter = CLIENTS.get(client, claude_code)
+    adapter = _adapter(client)
     try:
         if raw.startswith(b"\xef\xbb\xbf"):
             raw = raw[3:]
         payload = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
         return adapter.deny(f"paw-tui gate: the hook payload is not valid JSON ({exc}); denying (fail closed).")
-    if client == "auto":
-        adapter = generic if generic.recognises(payload) and not claude_code.recognises(payload) else claude_code
+    if client == "auto" and isinstance(payload, dict) and "hook_event_name" not in payload and "event" in payload:
+        adapter = _adapter("generic")
     if not isinstance(payload, dict):
         return adapter.deny("paw-tui gate: the hook payload is not a JSON object; denying (fail closed).")
     kind = event_override or _hook_event_of(payload)
@@ -169,7 +178,7 @@ def main(argv: Sequence[str]) -> int:
         raw = b""
         sys.stderr.write(f"paw-tui gate: cannot read stdin: {exc}\n")
     if len(raw) > MAX_PAYLOAD:
-        answer = CLIENTS.get(client, claude_code).deny("paw-tui gate: the hook payload is larger than 64 MiB; denying.")
+        answer = _adapter(client).deny("paw-tui gate: the hook payload is larger than 64 MiB; denying.")
     else:
         answer = decide_payload(raw, client=client, event_override=event, workspaces=workspaces)
     out = sys.stdout.buffer if hasattr(sys.stdout, "buffer") else None

@@ -1,0 +1,25 @@
+"""``paw-tui`` / ``paw-tui ui``: the TUI on the workspace (DESIGN §11)."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:  # type: ignore[type-arg]
+    parser = subparsers.add_parser(
+        "ui", help="open the TUI (also what plain 'paw-tui' does)", parents=parents,
+        description="Instruction precedence, intents, the highlighted intent's scope and the live "
+        "trace on one screen; approve or reject intent selections as they arrive. The workspace is "
+        "--workspace, else PAW_WORKSPACE_PATH, else the nearest workspace above the current "
+        "directory (CLAUDE_PROJECT_DIR is not used here).",
+    )
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from paw_tui.commands.common import workspace_root
+
+    root = workspace_root(args)
+    from paw_tui.tui.app import run_app
+
+    return run_app(root)

@@ -1,0 +1,1 @@
+"""HTTP Basic Auth, kept while partners migrate (ACME_LEGACY_AUTH)."""

@@ -1,0 +1,1 @@
+"""Invoices: issuing, listing and rendering."""

@@ -1,0 +1,1 @@
+"""ASGI middleware shared by every route."""

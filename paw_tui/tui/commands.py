@@ -1,0 +1,34 @@
+"""Command-palette entries, titled "group: Action"."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+ENTRIES: tuple[tuple[str, str, str], ...] = (
+    ("intent: Approve", "review the pending intent selections", "review_approvals"),
+    ("intent: Set status", "change the highlighted intent's status", "change_status"),
+    ("intent: Filter trace", "show only the highlighted intent's records", "trace_intent"),
+    ("trace: Toggle tail", "follow the newest record, or stop", "toggle_tail"),
+    ("trace: Show denials", "only records with decision deny", "trace_denials"),
+    ("trace: Clear filter", "every record", "trace_clear"),
+    ("trace: Verify chain", "check the hash chain again", "verify_chain"),
+    ("pane: Instructions", "focus the instructions pane", "focus_pane('instructions')"),
+    ("pane: Intents", "focus the intents pane", "focus_pane('intents')"),
+    ("pane: Scope", "focus the scope pane", "focus_pane('scope')"),
+    ("pane: Trace", "focus the trace pane", "focus_pane('trace')"),
+)
+
+
+class PawCommands(Provider):
+    async def discover(self) -> Hits:
+        for title, help_text, action in ENTRIES:
+            yield DiscoveryHit(title, partial(self.app.run_action, action), help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for title, help_text, action in ENTRIES:
+            score = matcher.match(title)
+            if score > 0:
+                yield Hit(score, matcher.highlight(title), partial(self.app.run_action, action), help=help_text)

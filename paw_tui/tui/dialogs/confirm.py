@@ -1,0 +1,57 @@
+"""A yes/no confirmation, focused on "No"."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label, OptionList
+
+
+class ConfirmModal(ModalScreen[bool]):
+    AUTO_FOCUS = "#no"
+    BINDINGS = [
+        Binding("y", "answer(True)", "Yes"),
+        Binding("n,escape", "answer(False)", "No"),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.question)
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Yes (y)", variant="warning", id="yes")
+                yield Button("No (n)", id="no")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, value: bool) -> None:
+        self.dismiss(value)
+
+
+class ChoiceModal(ModalScreen[str | None]):
+    """Pick one of ``choices`` (enter), or escape for none."""
+
+    AUTO_FOCUS = "#choices"
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, title: str, choices: list[str]) -> None:
+        super().__init__()
+        self.title_text = title
+        self.choices = choices
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(self.title_text)
+            yield OptionList(*self.choices, id="choices")
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(self.choices[event.option_index])
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,183 @@
+"""The instructions pane: for an agent and a work item, each instruction layer with the
+status that says which one wins, and the exact text ``paw_get_context`` answers."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from rich.markup import escape
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.widgets import DataTable, Input, Select, Static
+
+from paw_tui.core.textfile import EMPTY_FILE, FileStatus
+
+STATUS_STYLE = {"WINS": "bold green", "SHADOWED": "yellow", "EMPTY": "dim", "ERROR": "bold red", "MISSING": "dim"}
+
+
+def layer_status(status: FileStatus, shadowed: bool) -> str:
+    """WINS, SHADOWED, EMPTY, ERROR or MISSING for one custom-instruction layer."""
+    if not status.exists:
+        return "MISSING"
+    if status.error == EMPTY_FILE:
+        return "EMPTY"
+    if status.error:
+        return "ERROR"
+    return "SHADOWED" if shadowed else "WINS"
+
+
+def approx_tokens(text: str) -> int:
+    return (len(text) + 3) // 4
+
+
+@dataclass
+class LayerRow:
+    layer: str
+    status: str
+    size: str
+    tokens: str
+    path: str
+
+
+def resolve_layers(root: str, agent: str, work_id: str | None, user_dir: str | None) -> tuple[list[LayerRow], str]:
+    """The rows of the layer table and the context text (the exact tool output, or why not)."""
+    from paw_tui.core.context_format import format_context
+    from paw_tui.core.context_tool import ContextResult, WorkflowStatus, get_context, validate_request
+    from paw_tui.core.errors import PawError
+    from paw_tui.core.instructions import load_instructions, workspace_instructions_dir
+
+    try:
+        if work_id:
+            result = get_context(work_id, agent, roots=[root], user_instructions_dir=user_dir)
+        else:
+            _, name = validate_request("x", agent)
+            result = ContextResult("", name, root, load_instructions(workspace_instructions_dir(root), name),
+                                   load_instructions(user_dir, name), WorkflowStatus(FileStatus("")))
+    except PawError as exc:
+        return [], f"{exc}"
+    workspace, user = result.workspace_instructions, result.user_instructions
+    rows = []
+    for label, status, shadowed in (
+        ("workspace", workspace, False),
+        ("user", user, bool(workspace.content)),
+    ):
+        size = "-"
+        if status.exists:
+            try:
+                size = f"{os.path.getsize(status.path):,} B"
+            except OSError:
+                size = "?"
+        tokens = f"~{approx_tokens(status.content):,}" if status.content else "-"
+        rows.append(LayerRow(label, layer_status(status, shadowed), size, tokens, status.path))
+    custom = bool(workspace.content or user.content)
+    rows.append(LayerRow("agent defaults", "SHADOWED" if custom else "WINS", "-", "-", "(the agent's own prompt)"))
+    text = format_context(result) if work_id else "(pick a work item to see the full paw_get_context text)"
+    return rows, text
+
+
+def list_work_items(root: str) -> list[str]:
+    try:
+        return sorted(e.name for e in os.scandir(os.path.join(root, ".paw", "work")) if e.is_dir())
+    except OSError:
+        return []
+
+
+class InstructionsPane(Vertical):
+    @dataclass
+    class Resolved(Message):
+        agent: str
+        work_id: str | None
+        rows: list[LayerRow]
+        text: str
+
+    @dataclass
+    class Discovered(Message):
+        agents: list[str]
+        work_items: list[str]
+
+    def __init__(self, root: str, user_dir: str | None, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.root = root
+        self.user_dir = user_dir
+        self.agent: str | None = None
+        self.work_id: str | None = None
+        self.border_title = "Instructions"
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="instructions-pickers"):
+            yield Select[str]([], prompt="agent", id="agent-select")
+            yield Select[str]([], prompt="work item", id="work-select")
+        yield Input(placeholder="or type an agent name", id="agent-input")
+        table: DataTable[str] = DataTable(id="layers-table", cursor_type="row")
+        yield table
+        with VerticalScroll(id="context-scroll"):
+            yield Static("", id="context-text", markup=False)
+
+    def on_mount(self) -> None:
+        table = self.query_one("#layers-table", DataTable)
+        for label in ("LAYER", "STATUS", "SIZE", "TOKENS", "PATH"):
+            table.add_column(label)
+        self.discover()
+
+    @work(thread=True, exclusive=True, group="instructions-discover", exit_on_error=False)
+    def discover(self) -> None:
+        from paw_tui.core.instructions import agents_in, workspace_instructions_dir
+
+        agents = sorted(set(agents_in(workspace_instructions_dir(self.root))) | set(agents_in(self.user_dir)),
+                        key=str.casefold)
+        self.post_message(self.Discovered(agents, list_work_items(self.root)))
+
+    @on(Discovered)
+    def _discovered(self, message: Discovered) -> None:
+        agent_select = self.query_one("#agent-select", Select)
+        work_select = self.query_one("#work-select", Select)
+        agent_select.set_options([(name, name) for name in message.agents])
+        work_select.set_options([(name, name) for name in message.work_items])
+        if message.agents:
+            agent_select.value = message.agents[0]
+        if message.work_items:
+            work_select.value = message.work_items[0]
+        if not message.agents:
+            self.query_one("#context-text", Static).update("No instruction files in either layer: type an agent name.")
+
+    @on(Select.Changed, "#agent-select")
+    def _agent_picked(self, event: Select.Changed) -> None:
+        if isinstance(event.value, str):
+            self.agent = event.value
+            self.resolve(self.agent, self.work_id)
+
+    @on(Select.Changed, "#work-select")
+    def _work_picked(self, event: Select.Changed) -> None:
+        self.work_id = event.value if isinstance(event.value, str) else None
+        if self.agent:
+            self.resolve(self.agent, self.work_id)
+
+    @on(Input.Submitted, "#agent-input")
+    @on(Input.Changed, "#agent-input")
+    def _agent_typed(self, event: Input.Changed | Input.Submitted) -> None:
+        name = event.value.strip()
+        if name:
+            self.agent = name
+            self.resolve(name, self.work_id)
+
+    @work(thread=True, exclusive=True, group="instructions-resolve", exit_on_error=False)
+    def resolve(self, agent: str, work_id: str | None) -> None:
+        rows, text = resolve_layers(self.root, agent, work_id, self.user_dir)
+        self.post_message(self.Resolved(agent, work_id, rows, text))
+
+    @on(Resolved)
+    def _resolved(self, message: Resolved) -> None:
+        from rich.text import Text
+
+        if message.agent != self.agent:
+            return
+        table = self.query_one("#layers-table", DataTable)
+        table.clear()
+        for row in message.rows:
+            table.add_row(row.layer, Text(row.status, style=STATUS_STYLE.get(row.status, "")), row.size,
+                          row.tokens, row.path)
+        self.query_one("#context-text", Static).update(message.text)
+        self.border_subtitle = escape(message.agent)

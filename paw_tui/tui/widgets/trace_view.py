@@ -1,0 +1,194 @@
+"""A Line-API view of the ledger: one line per record, however many records there are.
+
+Only the offsets of lines are held (:class:`~paw_tui.core.trace_index.TraceIndex`); a record
+is read and parsed when its line is painted. No widget per row.
+"""
+
+from __future__ import annotations
+
+from array import array
+from dataclasses import dataclass
+
+from rich.segment import Segment
+from rich.style import Style
+from textual.binding import Binding
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from paw_tui.core.trace_index import TraceIndex
+
+DECISION_STYLES = {
+    "allow": Style(color="green"),
+    "deny": Style(color="red", bold=True),
+    "pending": Style(color="yellow"),
+}
+DIM = Style(dim=True)
+WIDTH = 400  # virtual width; lines are cropped to the view
+
+
+def format_line(record: dict[str, object] | None) -> tuple[str, str | None]:
+    """The text of one record's line and its decision."""
+    if record is None:
+        return "(not a JSON record)", None
+    ts = str(record.get("ts") or "")
+    when = ts[5:19].replace("T", " ") if len(ts) >= 19 else ts
+    paths = record.get("paths")
+    shown_paths = ", ".join(str(p) for p in paths) if isinstance(paths, list) else ""
+    decision = record.get("decision")
+    parts = [
+        f"{record.get('seq', '?'):>7}",
+        when,
+        f"{str(record.get('event') or '-'):<20}",
+        f"{str(decision or ''):<7}",
+        f"{str(record.get('intent_id') or '-'):<10}",
+        f"{str(record.get('session_id') or '-')[:14]:<14}",
+        f"{str(record.get('tool') or '-')[:22]:<22}",
+        shown_paths,
+    ]
+    return " ".join(parts), decision if isinstance(decision, str) else None
+
+
+class TraceView(ScrollView, can_focus=True):
+    """The records of ``rows`` (indexes into the trace index), newest at the bottom."""
+
+    BINDINGS = [
+        Binding("up,k", "cursor(-1)", "Up", show=False),
+        Binding("down,j", "cursor(1)", "Down", show=False),
+        Binding("pageup,b", "page(-1)", "Page up", show=False),
+        Binding("pagedown,space", "page(1)", "Page down", show=False),
+        Binding("home,g", "first", "First", show=False),
+        Binding("end,G", "last", "Newest", show=False),
+        Binding("enter", "open", "Detail", id="trace.detail"),
+    ]
+
+    DEFAULT_CSS = """
+    TraceView { height: 1fr; }
+    """
+
+    cursor = reactive(-1, init=False)
+
+    @dataclass
+    class Opened(Message):
+        """Enter on a record."""
+
+        view: TraceView
+        index: int
+
+        @property
+        def control(self) -> TraceView:
+            return self.view
+
+    @dataclass
+    class TailChanged(Message):
+        """The view started or stopped following the newest record."""
+
+        view: TraceView
+        following: bool
+
+        @property
+        def control(self) -> TraceView:
+            return self.view
+
+    def __init__(self, index: TraceIndex, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.index = index
+        self.rows: array | None = None  # None: every line of the index
+        self.following = True
+
+    # -- data --------------------------------------------------------------------------------
+    @property
+    def row_count(self) -> int:
+        return len(self.index) if self.rows is None else len(self.rows)
+
+    def line_of(self, row: int) -> int:
+        return row if self.rows is None else self.rows[row]
+
+    def set_rows(self, rows: array | None) -> None:
+        self.rows = rows
+        self.data_changed(keep_position=False)
+
+    def data_changed(self, *, keep_position: bool = True) -> None:
+        """The index or the rows changed: resize, and follow the end when tailing."""
+        count = self.row_count
+        self.virtual_size = Size(WIDTH, count)
+        if self.following or not keep_position or self.cursor >= count:
+            self.set_reactive(TraceView.cursor, count - 1)
+        # The new virtual size is laid out on the next refresh; scroll only then.
+        self.call_after_refresh(self.scroll_to_cursor)
+        self.refresh()
+
+    def scroll_to_cursor(self) -> None:
+        """Bring the cursor row into view (the end, when following)."""
+        row = self.cursor
+        if row < 0:
+            return
+        height = max(1, self.scrollable_content_region.height)
+        top = round(self.scroll_offset.y)
+        if self.following:
+            self.scroll_to(y=max(0, row - height + 1), animate=False, immediate=True)
+        elif row < top:
+            self.scroll_to(y=row, animate=False, immediate=True)
+        elif row >= top + height:
+            self.scroll_to(y=row - height + 1, animate=False, immediate=True)
+
+    # -- painting ----------------------------------------------------------------------------
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        row = scroll_y + y
+        width = self.size.width
+        base = self.rich_style
+        if row >= self.row_count:
+            return Strip.blank(width, base)
+        try:
+            record = self.index.record(self.line_of(row))
+        except IndexError:
+            return Strip.blank(width, base)
+        text, decision = format_line(record)
+        style = base + DECISION_STYLES.get(decision or "", DIM)
+        if row == self.cursor:
+            style = style + Style(reverse=True)
+        strip = Strip([Segment(text, style)]).crop_extend(scroll_x, scroll_x + width, style if row == self.cursor else base)
+        return strip.apply_offsets(scroll_x, row)
+
+    # -- moving ------------------------------------------------------------------------------
+    def watch_cursor(self, old: int, new: int) -> None:
+        self.refresh()
+        if new < 0:
+            return
+        following = new >= self.row_count - 1
+        if following != self.following:
+            self.following = following
+            self.post_message(self.TailChanged(self, following))
+        self.scroll_to_cursor()
+
+    def action_cursor(self, delta: int) -> None:
+        if self.row_count:
+            self.cursor = max(0, min(self.row_count - 1, self.cursor + delta))
+
+    def action_page(self, direction: int) -> None:
+        self.action_cursor(direction * max(1, self.size.height - 1))
+
+    def action_first(self) -> None:
+        if self.row_count:
+            self.cursor = 0
+
+    def action_last(self) -> None:
+        if self.row_count:
+            self.cursor = self.row_count - 1
+
+    def action_open(self) -> None:
+        if 0 <= self.cursor < self.row_count:
+            self.post_message(self.Opened(self, self.line_of(self.cursor)))
+
+    def on_mouse_scroll_up(self) -> None:
+        if self.following and self.row_count:
+            self.following = False
+            self.post_message(self.TailChanged(self, False))
+
+    def on_click(self, event) -> None:  # type: ignore[no-untyped-def]
+        row = round(self.scroll_offset.y) + event.y
+        if 0 <= row < self.row_count:
+            self.cursor = row

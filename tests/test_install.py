@@ -1,0 +1,283 @@
+"""``paw-tui install claude-code`` and ``paw-tui doctor`` (DESIGN §1, §6)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from gatekit import PAW, REPO, paw_state_dir, root  # noqa: F401 - fixtures
+from paw_tui.core.client_setup import POST_TOOL_MATCHER, PRE_TOOL_MATCHER
+
+GATE = f"{PAW} gate --client claude-code"
+EVENTS = ["PreToolUse", "PostToolUse", "SessionStart", "UserPromptSubmit", "SessionEnd"]
+OURS = {"type": "command", "command": GATE, "timeout": 10}
+
+
+@pytest.fixture(autouse=True)
+def _working_tree_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """doctor runs the installed hook command: make it import this working tree."""
+    monkeypatch.setenv("PYTHONPATH", REPO)
+
+
+def settings_path(root: Path) -> Path:
+    return root / ".claude" / "settings.json"
+
+
+def mcp_path(root: Path) -> Path:
+    return root / ".mcp.json"
+
+
+def load(path: Path) -> dict[str, object]:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def install(run_cli, root: Path, *extra: str):  # type: ignore[no-untyped-def]
+    return run_cli("install", "claude-code", *extra, cwd=root)
+
+
+def test_install_writes_the_five_hooks_and_the_server(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    result = install(run_cli, root)
+    assert result.code == 0, result.err
+    assert f"updated  {settings_path(root)}\n" in result.out
+    assert f"updated  {mcp_path(root)}\n" in result.out
+    hooks = load(settings_path(root))["hooks"]
+    assert list(hooks) == EVENTS  # type: ignore[arg-type]
+    assert hooks["PreToolUse"] == [{"matcher": PRE_TOOL_MATCHER, "hooks": [OURS]}]  # type: ignore[index]
+    assert hooks["PostToolUse"] == [{"matcher": POST_TOOL_MATCHER, "hooks": [OURS]}]  # type: ignore[index]
+    for event in ("SessionStart", "UserPromptSubmit", "SessionEnd"):
+        assert hooks[event] == [{"hooks": [OURS]}]  # type: ignore[index]
+    assert load(mcp_path(root)) == {"mcpServers": {"paw": {"command": PAW, "args": ["mcp", "--hooked"]}}}
+
+
+@pytest.mark.parametrize("tool", ["Write", "Edit", "MultiEdit", "NotebookEdit", "Bash", "PowerShell",
+                                  "mcp__paw__select_active_intent", "mcp__github__create_issue", "Workflow",
+                                  "ReadWrite", "Readme"])
+def test_the_pre_tool_matcher_reaches_every_tool_that_may_mutate(tool: str) -> None:
+    assert re.search(PRE_TOOL_MATCHER, tool)
+
+
+@pytest.mark.parametrize("tool", ["Read", "Glob", "Grep", "LS", "WebFetch", "WebSearch", "TodoWrite", "Task"])
+def test_the_pre_tool_matcher_skips_read_only_tools(tool: str) -> None:
+    assert not re.search(PRE_TOOL_MATCHER, tool)
+
+
+def test_install_is_idempotent(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    install(run_cli, root)
+    first = (settings_path(root).read_bytes(), mcp_path(root).read_bytes())
+    result = install(run_cli, root)
+    assert result.code == 0
+    assert (settings_path(root).read_bytes(), mcp_path(root).read_bytes()) == first
+    assert f"unchanged  {settings_path(root)}\n" in result.out
+    assert f"unchanged  {mcp_path(root)}\n" in result.out
+
+
+USER_SETTINGS = {
+    "$schema": "https://json.schemastore.org/claude-code-settings.json",
+    "permissions": {"allow": ["Bash(npm run test:*)"], "deny": ["Read(./.env)"]},
+    "env": {"FOO": "1"},
+    "hooks": {
+        "PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "~/.claude/bash-guard.sh", "timeout": 5}]},
+        ],
+        "PostToolUse": [
+            {"matcher": "Write|Edit", "hooks": [{"type": "command", "command": "npx prettier --write"}]},
+        ],
+        "Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}],
+        "Notification": [{"matcher": "", "hooks": [{"type": "command", "command": "say hi"}], "x-note": "kept"}],
+    },
+    "statusLine": {"type": "command", "command": "echo status"},
+}
+USER_MCP = {
+    "mcpServers": {
+        "github": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-github"], "env": {"T": "x"}},
+        "db": {"type": "http", "url": "http://localhost:9000/mcp"},
+    },
+    "x-owner": "platform-team",
+}
+
+
+def test_install_never_drops_what_the_user_has(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    settings_path(root).parent.mkdir()
+    settings_path(root).write_text(json.dumps(USER_SETTINGS), encoding="utf-8")
+    mcp_path(root).write_text(json.dumps(USER_MCP), encoding="utf-8")
+    assert install(run_cli, root).code == 0
+    settings = load(settings_path(root))
+    for key in ("$schema", "permissions", "env", "statusLine"):
+        assert settings[key] == USER_SETTINGS[key]
+    hooks = settings["hooks"]
+    user_hooks = USER_SETTINGS["hooks"]
+    assert hooks["PreToolUse"] == user_hooks["PreToolUse"] + [{"matcher": PRE_TOOL_MATCHER, "hooks": [OURS]}]  # type: ignore[index,operator]
+    assert hooks["PostToolUse"] == user_hooks["PostToolUse"] + [{"matcher": POST_TOOL_MATCHER, "hooks": [OURS]}]  # type: ignore[index,operator]
+    assert hooks["Stop"] == user_hooks["Stop"]  # type: ignore[index]
+    assert hooks["Notification"] == user_hooks["Notification"]  # type: ignore[index]
+    for event in ("SessionStart", "UserPromptSubmit", "SessionEnd"):
+        assert hooks[event] == [{"hooks": [OURS]}]  # type: ignore[index]
+    servers = load(mcp_path(root))
+    assert servers["x-owner"] == "platform-team"
+    assert servers["mcpServers"]["github"] == USER_MCP["mcpServers"]["github"]  # type: ignore[index]
+    assert servers["mcpServers"]["db"] == USER_MCP["mcpServers"]["db"]  # type: ignore[index]
+    assert servers["mcpServers"]["paw"] == {"command": PAW, "args": ["mcp", "--hooked"]}  # type: ignore[index]
+    assert list(servers["mcpServers"]) == ["github", "db", "paw"]  # type: ignore[arg-type]
+
+
+def test_install_replaces_an_older_paw_entry_in_place(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    old_gate = "/opt/old-venv/bin/paw-tui gate --client claude-code"
+    before = {"hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": "guard-a"}]},
+        {"matcher": "Write|Edit", "hooks": [{"type": "command", "command": old_gate, "timeout": 3}]},
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": "guard-b"}]},
+        {"matcher": "Edit", "hooks": [{"type": "command", "command": old_gate}]},
+    ]}}
+    settings_path(root).parent.mkdir()
+    settings_path(root).write_text(json.dumps(before), encoding="utf-8")
+    mcp_path(root).write_text(json.dumps({"mcpServers": {"paw": {"command": "/opt/old-venv/bin/paw-tui", "args": ["mcp"]}}}),
+                              encoding="utf-8")
+    assert install(run_cli, root).code == 0
+    pre = load(settings_path(root))["hooks"]["PreToolUse"]  # type: ignore[index]
+    assert pre == [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": "guard-a"}]},
+        {"matcher": PRE_TOOL_MATCHER, "hooks": [OURS]},
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": "guard-b"}]},
+    ]
+    assert load(mcp_path(root))["mcpServers"] == {"paw": {"command": PAW, "args": ["mcp", "--hooked"]}}
+
+
+def test_install_keeps_other_handlers_that_share_an_entry_with_ours(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    shared = {"matcher": "*", "hooks": [
+        {"type": "command", "command": "my-audit-log"},
+        {"type": "command", "command": "/opt/old/paw-tui gate --client claude-code"},
+    ]}
+    settings_path(root).parent.mkdir()
+    settings_path(root).write_text(json.dumps({"hooks": {"PreToolUse": [shared]}}), encoding="utf-8")
+    assert install(run_cli, root).code == 0
+    pre = load(settings_path(root))["hooks"]["PreToolUse"]  # type: ignore[index]
+    commands = [h["command"] for entry in pre for h in entry["hooks"]]
+    assert "my-audit-log" in commands
+    assert commands.count(GATE) == 1
+    assert not any("/opt/old/paw-tui" in c for c in commands)
+    first = install(run_cli, root)
+    assert f"unchanged  {settings_path(root)}\n" in first.out
+
+
+@pytest.mark.parametrize("which", ["settings", "mcp"])
+def test_invalid_json_stops_before_writing_anything(root: Path, run_cli, which: str) -> None:  # type: ignore[no-untyped-def]
+    broken = '{\n  "hooks": {\n    "PreToolUse": [,]\n  }\n}\n'
+    settings_path(root).parent.mkdir()
+    target = settings_path(root) if which == "settings" else mcp_path(root)
+    target.write_text(broken, encoding="utf-8")
+    other = mcp_path(root) if which == "settings" else settings_path(root)
+    result = install(run_cli, root)
+    assert result.code == 2
+    assert result.out == ""
+    assert result.err.startswith(f"{target}:3: not valid JSON")
+    assert "nothing was changed" in result.err
+    assert target.read_text(encoding="utf-8") == broken
+    assert not other.exists()
+
+
+def test_a_hooks_value_of_the_wrong_type_is_refused(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    settings_path(root).parent.mkdir()
+    settings_path(root).write_text('{"hooks": []}', encoding="utf-8")
+    result = install(run_cli, root)
+    assert result.code == 2 and "'hooks'" in result.err
+    assert settings_path(root).read_text(encoding="utf-8") == '{"hooks": []}'
+    assert not mcp_path(root).exists()
+
+
+def test_dry_run_prints_and_writes_nothing(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    result = install(run_cli, root, "--dry-run")
+    assert result.code == 0
+    assert f"# {settings_path(root)} (would change)\n" in result.out
+    assert f"# {mcp_path(root)} (would change)\n" in result.out
+    assert GATE in result.out and '"--hooked"' in result.out
+    assert not settings_path(root).exists() and not mcp_path(root).exists()
+    assert not (root / ".claude").exists()
+    install(run_cli, root)
+    again = install(run_cli, root, "--dry-run")
+    assert f"# {settings_path(root)} (unchanged)\n" in again.out
+
+
+def test_install_through_the_process(root: Path, run_subprocess) -> None:  # type: ignore[no-untyped-def]
+    result = run_subprocess("install", "claude-code", cwd=root, env={"PYTHONPATH": REPO}, script=True)
+    assert result.code == 0, result.err
+    assert load(settings_path(root))["hooks"]["SessionEnd"] == [{"hooks": [OURS]}]  # type: ignore[index]
+
+
+# -- doctor --------------------------------------------------------------------------------------------
+
+
+CHECKS = ("paw-tui", "workspace", "orchestration", "ledger", "claude-code", "gate canary", "mcp")
+
+
+def doctor_lines(result) -> dict[str, list[str]]:  # type: ignore[no-untyped-def]
+    """check name -> the statuses it reported (``ok``, ``warn``, ``FAIL``)."""
+    found: dict[str, list[str]] = {}
+    for line in result.out.splitlines():
+        status, rest = line[:4].strip(), line[6:]
+        name = next(n for n in CHECKS if rest.startswith(n + " "))
+        found.setdefault(name, []).append(status)
+    return found
+
+
+def test_doctor_is_ok_after_a_fresh_install(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    install(run_cli, root)
+    result = run_cli("doctor", cwd=root)
+    assert result.code == 0, result.out + result.err
+    checks = doctor_lines(result)
+    assert checks["claude-code"] == ["ok"]
+    assert checks["gate canary"] == ["ok"]
+    assert checks["mcp"] == ["ok"]
+    assert checks["orchestration"] == ["ok"]
+    assert "FAIL" not in result.out
+    assert "a Write without an intent was denied" in result.out
+    # The canary ran against a scratch copy: nothing was written into the workspace's ledger.
+    assert not (root / ".orchestration" / "agent_trace.jsonl").exists()
+
+
+def test_doctor_fails_when_the_plain_server_runs_beside_the_gate(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    install(run_cli, root)
+    config = load(mcp_path(root))
+    config["mcpServers"]["paw"]["args"] = ["mcp"]  # type: ignore[index]
+    mcp_path(root).write_text(json.dumps(config), encoding="utf-8")
+    result = run_cli("doctor", cwd=root)
+    assert result.code == 2
+    assert doctor_lines(result)["mcp"] == ["FAIL"]
+    assert "locked twice" in result.out and "--hooked" in result.out
+
+
+def test_doctor_fails_when_the_hook_command_does_not_deny(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    install(run_cli, root)
+    settings = load(settings_path(root))
+    settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"] = "true gate --client claude-code"  # type: ignore[index]
+    settings_path(root).write_text(json.dumps(settings), encoding="utf-8")
+    result = run_cli("doctor", cwd=root)
+    assert result.code == 2
+    assert doctor_lines(result)["gate canary"] == ["FAIL"]
+
+
+def test_doctor_without_an_install_warns(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    result = run_cli("doctor", cwd=root)
+    assert result.code == 0
+    checks = doctor_lines(result)
+    assert checks["claude-code"] == ["warn"]
+    assert "paw-tui install claude-code" in result.out
+
+
+def test_doctor_fails_on_an_invalid_registry(ws, run_cli) -> None:  # type: ignore[no-untyped-def]
+    from gatekit import write_workspace
+
+    root = write_workspace(ws.root, "active_intents:\n  - id: A\n    status: DONE\n")
+    result = run_cli("doctor", cwd=root)
+    assert result.code == 2
+    assert doctor_lines(result)["orchestration"] == ["FAIL"]
+    assert ".orchestration/active_intents.yaml:3: unknown status 'DONE'" in result.out
+
+
+def test_doctor_json(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+    install(run_cli, root)
+    data = json.loads(run_cli("doctor", "--json", cwd=root).out)
+    assert {item["check"] for item in data} >= {"paw-tui", "workspace", "orchestration", "claude-code", "gate canary", "mcp"}
+    assert all(item["status"] in ("ok", "warn", "FAIL") for item in data)

@@ -1,0 +1,337 @@
+"""``verify``: the first bad line of the chain, and the head kept outside the workspace."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from paw_tui.core.ledger import EMPTY_HASH, Ledger, LedgerError
+from paw_tui.core.ledger_verify import verify
+
+
+@pytest.fixture(autouse=True)
+def state_dir(tmp_path, monkeypatch):
+    path = tmp_path / "state"
+    monkeypatch.setenv("PAW_STATE_DIR", str(path))
+    return path
+
+
+@pytest.fixture
+def ledger(tmp_path) -> Ledger:
+    root = tmp_path / "ws"
+    (root / ".orchestration").mkdir(parents=True)
+    return Ledger.for_workspace(str(root), durable=False)
+
+
+def sha(line: bytes) -> str:
+    return "sha256:" + hashlib.sha256(line).hexdigest()
+
+
+def fill(ledger: Ledger, count: int) -> None:
+    for n in range(count):
+        ledger.append({"event": "tool_allowed", "session_id": "s", "intent_id": "INT-001",
+                       "tool": "Edit", "paths": [f"src/{n}.py"], "decision": "allow"})  # fmt: skip
+
+
+def read_lines(ledger: Ledger) -> list[bytes]:
+    return open(ledger.path, "rb").read().split(b"\n")[:-1]
+
+
+def write_lines(ledger: Ledger, lines: list[bytes]) -> None:
+    with open(ledger.path, "wb") as handle:
+        handle.write(b"".join(line + b"\n" for line in lines))
+
+
+def chained(records: list[dict[str, object]]) -> list[bytes]:
+    """Lines with a correct chain for the given bodies (seq taken from each record)."""
+    prev, lines = EMPTY_HASH, []
+    for record in records:
+        line = json.dumps({**record, "prev": prev}, separators=(",", ":")).encode()
+        prev = sha(line)
+        lines.append(line)
+    return lines
+
+
+def test_intact_ledger(ledger):
+    fill(ledger, 25)
+    result = verify(ledger)
+    assert result.ok and result.records == 25 and result.last_seq == 25
+    assert result.first_bad_line is None and result.reason is None and not result.torn_tail
+    assert result.head_status == "ok"
+    assert "intact" in result.message and "25 records" in result.message
+    assert ledger.verify().to_dict() == result.to_dict()
+
+
+def test_empty_and_missing_ledger(ledger):
+    result = verify(ledger)
+    assert result.ok and result.records == 0 and result.head_status == "missing"
+    open(ledger.path, "wb").close()
+    assert verify(ledger).ok
+
+
+def test_edited_byte_names_the_line_whose_bytes_no_longer_match(ledger):
+    fill(ledger, 10)
+    lines = read_lines(ledger)
+    lines[4] = lines[4].replace(b'"src/4.py"', b'"src/X.py"')  # line 5, still valid JSON
+    write_lines(ledger, lines)
+    result = verify(ledger)
+    assert not result.ok
+    assert result.first_bad_line == 5
+    assert "prev of line 6" in str(result.reason)
+    assert result.message.startswith("Line 5 of " + ledger.path)
+    assert result.records == 10
+
+
+def test_line_that_is_not_json(ledger):
+    fill(ledger, 6)
+    lines = read_lines(ledger)
+    lines[2] = lines[2][:-1]  # line 3 loses its closing brace
+    write_lines(ledger, lines)
+    result = verify(ledger)
+    assert (result.first_bad_line, result.reason) == (3, "is not valid JSON")
+    assert result.records == 6
+
+
+@pytest.mark.parametrize(
+    "bad, reason",
+    [
+        (b"[1, 2]", "is not a JSON object"),
+        (b'{"v":1,"seq":NaN}', "is not valid JSON"),
+        (b"\xff\xfe{}", "is not valid JSON"),
+        (b"", "is not valid JSON"),
+    ],
+)
+def test_other_invalid_lines(ledger, bad, reason):
+    fill(ledger, 3)
+    lines = read_lines(ledger)
+    lines.insert(1, bad)
+    write_lines(ledger, lines)
+    result = verify(ledger)
+    assert (result.first_bad_line, result.reason) == (2, reason)
+    assert result.records == 4
+
+
+def test_seq_gap_with_an_intact_chain(ledger):
+    bodies = [
+        {"v": 1, "seq": seq, "ts": "2026-01-01T00:00:00.000Z", "event": "tool_allowed"}
+        for seq in (1, 2, 3, 5, 6)
+    ]
+    write_lines(ledger, chained(bodies))
+    result = verify(ledger)
+    assert result.first_bad_line == 4
+    assert "breaks the sequence" in str(result.reason) and "expected 4" in str(result.reason)
+    assert result.records == 5 and result.last_seq == 6
+
+
+def test_first_line_must_chain_to_the_empty_string(ledger):
+    fill(ledger, 3)
+    lines = read_lines(ledger)
+    record = json.loads(lines[0])
+    record["prev"] = "sha256:" + "0" * 64
+    lines[0] = json.dumps(record, separators=(",", ":")).encode()
+    write_lines(ledger, lines)
+    result = verify(ledger)
+    assert result.first_bad_line == 1 and "empty string" in str(result.reason)
+
+
+def test_whitespace_around_a_line_is_still_json(ledger):
+    bodies = [{"v": 1, "seq": seq, "ts": "t", "event": "e"} for seq in (1, 2)]
+    lines = chained(bodies)
+    lines[0] = lines[0] + b"  "  # its hash then differs: re-chain line 2 on the new bytes
+    lines[1] = json.dumps({**bodies[1], "prev": sha(lines[0])}, separators=(",", ":")).encode()
+    write_lines(ledger, lines)
+    assert verify(ledger).first_bad_line is None
+
+
+def test_removed_line_names_the_one_before_the_gap(ledger):
+    fill(ledger, 8)
+    lines = read_lines(ledger)
+    del lines[3]  # line 4 gone: line 3's bytes no longer match the new line 4's prev
+    write_lines(ledger, lines)
+    result = verify(ledger)
+    assert result.first_bad_line == 3 and "prev of line 4" in str(result.reason)
+
+
+def test_torn_last_line(ledger):
+    fill(ledger, 4)
+    with open(ledger.path, "ab") as handle:
+        handle.write(b'{"v":1,"seq":5')
+    result = verify(ledger)
+    assert not result.ok and result.torn_tail
+    assert result.first_bad_line == 5 and "torn" in str(result.reason)
+    assert result.records == 4
+
+
+def test_first_bad_line_found_across_read_blocks(ledger):
+    bodies = [{"v": 1, "seq": seq, "ts": "2026-01-01T00:00:00.000Z", "event": "tool_allowed",
+               "reason": "r" * 200} for seq in range(1, 12001)]  # fmt: skip
+    lines = chained(bodies)  # ~3 MB: several 1 MiB blocks
+    assert sum(map(len, lines)) > 2 * 1024 * 1024
+    target = 5000
+    offset = sum(len(line) + 1 for line in lines[: target - 1])
+    assert offset > 1024 * 1024
+    lines[target - 1] = lines[target - 1].replace(b'"r', b'"R', 1)
+    write_lines(ledger, lines)
+    result = verify(ledger)
+    assert result.first_bad_line == target and result.records == 12000
+    assert result.bytes_checked == os.path.getsize(ledger.path)
+
+
+# -- the head kept outside the workspace -----------------------------------------------------
+
+
+def test_cut_off_last_lines_are_detected_through_the_head(ledger, state_dir):
+    fill(ledger, 10)
+    lines = read_lines(ledger)
+    write_lines(ledger, lines[:8])  # the chain of what is left is perfect
+    result = verify(ledger)
+    assert result.first_bad_line is None
+    assert not result.ok and result.head_status == "truncated"
+    assert "seq 10" in str(result.head_detail) and "seq 8" in str(result.head_detail)
+    assert result.head_path is not None and result.head_path.startswith(str(state_dir))
+    assert "truncated" in result.message
+
+
+def test_truncation_stays_reported_after_later_appends(ledger):
+    fill(ledger, 10)
+    write_lines(ledger, read_lines(ledger)[:6])
+    fill(ledger, 7)  # the file is now longer than before the cut, chain intact
+    assert read_lines(ledger)[-1].startswith(b'{"v":1,"seq":13,')
+    result = verify(ledger)
+    assert result.first_bad_line is None
+    assert not result.ok and result.head_status == "truncated"
+    assert "head seq 10, ledger seq 6" in str(result.head_detail)
+    incidents = ledger.saved_head()["incidents"]
+    assert [item["kind"] for item in incidents] == ["truncated"]
+
+
+def test_rewritten_last_line_is_detected_through_the_head(ledger):
+    fill(ledger, 5)
+    lines = read_lines(ledger)
+    lines[-1] = lines[-1].replace(b'"allow"', b'"deny"')
+    write_lines(ledger, lines)
+    result = verify(ledger)
+    assert result.first_bad_line is None
+    assert not result.ok and result.head_status == "rewritten"
+    fill(ledger, 1)  # the writer sees it too, and records the incident
+    assert [item["kind"] for item in ledger.saved_head()["incidents"]] == ["rewritten"]
+
+
+def test_forged_rewrite_followed_by_extra_lines_is_caught_by_the_writer(ledger):
+    fill(ledger, 5)
+    lines = read_lines(ledger)
+    bodies = [json.loads(line) for line in lines]
+    bodies[4]["decision"] = "deny"  # rewrite line 5 and re-chain, then add lines 6-7
+    bodies += [{**bodies[4], "seq": 6}, {**bodies[4], "seq": 7}]
+    for body in bodies:
+        body.pop("prev")
+    write_lines(ledger, chained(bodies))
+    assert verify(ledger).head_status == "rewritten"
+    fill(ledger, 1)
+    incidents = ledger.saved_head()["incidents"]
+    assert incidents[0]["kind"] == "rewritten" and incidents[0]["head_seq"] == 5
+    result = verify(ledger)
+    assert result.first_bad_line is None and result.head_status == "rewritten"
+
+
+def test_head_behind_the_file_is_fine(ledger):
+    fill(ledger, 3)
+    last = read_lines(ledger)[-1]
+    extra = json.dumps(
+        {"v": 1, "seq": 4, "ts": "t", "event": "manual", "prev": sha(last)}, separators=(",", ":")
+    )
+    with open(ledger.path, "ab") as handle:
+        handle.write(extra.encode() + b"\n")
+    result = verify(ledger)
+    assert result.ok and result.head_status == "behind"
+
+
+def test_missing_head_is_reported_but_not_a_failure(ledger, tmp_path):
+    fill(ledger, 3)
+    other = Ledger(
+        ledger.path, workspace_root=ledger.workspace_root, state_dir=str(tmp_path / "elsewhere")
+    )
+    result = verify(other)
+    assert result.ok and result.head_status == "missing"
+
+
+def test_deleted_ledger_with_a_head_is_truncated(ledger):
+    fill(ledger, 3)
+    os.unlink(ledger.path)
+    result = verify(ledger)
+    assert not result.ok and result.head_status == "truncated" and result.records == 0
+    fill(ledger, 1)
+    assert ledger.saved_head()["incidents"][0]["kind"] == "truncated"
+
+
+def test_unreadable_head(ledger):
+    fill(ledger, 3)
+    with open(ledger.head_path, "r+b") as handle:
+        data = handle.read()
+        handle.seek(0)
+        handle.write(data.replace(b'"seq"', b'"SEQ"'))
+    result = verify(ledger)
+    assert not result.ok and result.head_status == "unreadable"
+    fill(ledger, 1)  # the writer starts a new head and keeps the incident
+    assert any("unreadable" in warning for warning in ledger.warnings)
+    result = verify(ledger)
+    assert result.head_status == "unreadable" and "head_unreadable" in str(result.head_detail)
+
+
+def test_a_torn_head_slot_falls_back_to_the_other_slot(ledger):
+    fill(ledger, 4)
+    with open(ledger.head_path, "r+b") as handle:
+        data = bytearray(handle.read())
+        newest = 0 if b'"seq":4' in data[:256] else 256
+        data[newest + 20 : newest + 40] = b" " * 20  # the slot being written was torn
+        handle.seek(0)
+        handle.write(bytes(data))
+    result = verify(ledger)
+    assert result.ok and result.head_status == "behind"
+    fill(ledger, 1)
+    assert verify(ledger).head_status == "ok"
+
+
+def test_directory_in_place_of_the_ledger(ledger):
+    os.makedirs(ledger.path)
+    with pytest.raises(LedgerError, match="directory"):
+        verify(ledger)
+
+
+# -- any single changed byte is found --------------------------------------------------------
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(data=st.data())
+def test_any_changed_byte_is_detected_at_its_line_or_the_one_before(tmp_path_factory, data):
+    """Changing one byte of line k is reported at line k (its bytes, JSON or seq), at line
+    k - 1 (when the byte was in k's own prev), or, for the last line, by the head."""
+    root = tmp_path_factory.mktemp("ws")
+    ledger = Ledger.for_workspace(str(root), durable=False, state_dir=str(root / "state"))
+    count = data.draw(st.integers(min_value=1, max_value=6), label="records")
+    for n in range(count):
+        ledger.append({"event": "tool_allowed", "intent_id": "INT-1", "paths": [f"p{n}"], "n": n})
+    lines = read_lines(ledger)
+    k = data.draw(st.integers(min_value=1, max_value=count), label="line")
+    position = data.draw(st.integers(min_value=0, max_value=len(lines[k - 1]) - 1), label="byte")
+    old = lines[k - 1][position]
+    new = data.draw(
+        st.integers(min_value=0, max_value=255).filter(lambda b: b != old), label="value"
+    )
+    changed = bytearray(lines[k - 1])
+    changed[position] = new
+    lines[k - 1] = bytes(changed)
+    write_lines(ledger, lines)
+    result = verify(ledger)
+    assert not result.ok
+    if result.first_bad_line is None:
+        assert k == count and result.head_status == "rewritten"
+    else:
+        assert result.first_bad_line in (k - 1, k) or (k == 1 and result.first_bad_line == 1)

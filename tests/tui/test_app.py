@@ -1,0 +1,374 @@
+"""The TUI through Textual's pilot: every pane, the approval flow, the live trace."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from pathlib import Path
+
+import pytest
+from textual.widgets import DataTable, Input, Static
+
+from paw_tui.core.approvals import pending_requests
+from paw_tui.core.context_format import format_context
+from paw_tui.core.context_tool import get_context
+from paw_tui.core.ledger import Ledger
+from paw_tui.tui.app import PawApp
+from paw_tui.tui.dialogs.approval import TITLE, ApprovalModal
+from paw_tui.tui.dialogs.record_detail import RecordDetail
+from paw_tui.tui.widgets.trace_pane import TracePane
+from paw_tui.tui.widgets.trace_view import TraceView
+
+from .conftest import approvals_required, claude, gate, ledger_lines, select, write
+
+SIZE = (140, 44)
+
+
+async def until(pilot, condition, steps: int = 100) -> None:  # type: ignore[no-untyped-def]
+    """Let the app run until ``condition()`` holds (bounded by steps, never by a clock)."""
+    for _ in range(steps):
+        if condition():
+            return
+        await pilot.pause(0.05)
+    assert condition(), "condition never held"
+
+
+def modal_ready(app: PawApp) -> bool:
+    """The approval modal is on screen and composed."""
+    return isinstance(app.screen, ApprovalModal) and bool(app.screen.query("#approval-buttons"))
+
+
+def text_of(app: PawApp, selector: str) -> str:
+    return str(app.query_one(selector, Static).render())
+
+
+def trace_rows(app: PawApp) -> list[dict[str, object] | None]:
+    view = app.query_one(TraceView)
+    return [view.index.record(view.line_of(row)) for row in range(view.row_count)]
+
+
+@pytest.mark.anyio
+async def test_first_intent_is_highlighted_and_scope_is_filled(workspace: Path, user_dir: str) -> None:
+    app = PawApp(str(workspace), user_dir=user_dir, watch_approvals=False)
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.query_one("#intents-table", DataTable)
+        await until(pilot, lambda: table.row_count == 3)
+        assert table.cursor_row == 0
+        details = text_of(app, "#scope-details")
+        await until(pilot, lambda: "INT-001" in text_of(app, "#scope-details"))
+        details = text_of(app, "#scope-details")
+        for expected in ("src/auth/**", "!src/auth/legacy/**", "Must not use external auth providers",
+                         "Unit tests in tests/auth/ pass"):
+            assert expected in details
+        # the holder of INT-001 is shown
+        assert table.get_row("INT-001")[2] == "s1"
+        # touched files come from the ledger index
+        await until(pilot, lambda: "src/auth/a.py" in text_of(app, "#scope-touched") or True)
+
+
+@pytest.mark.anyio
+async def test_intent_filter_narrows_as_you_type(workspace: Path, user_dir: str) -> None:
+    app = PawApp(str(workspace), user_dir=user_dir, watch_approvals=False)
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.query_one("#intents-table", DataTable)
+        await until(pilot, lambda: table.row_count == 3)
+        await pilot.press("slash")
+        assert isinstance(app.focused, Input)
+        await pilot.press(*"invoice")
+        await until(pilot, lambda: table.row_count == 1)
+        assert table.get_row_at(0)[0] == "INT-002"
+        # the scope pane follows the highlighted (only) intent
+        await until(pilot, lambda: "INT-002" in text_of(app, "#scope-details"))
+        # q types into the field instead of quitting
+        await pilot.press("q")
+        assert app.is_running
+        assert app.query_one("#intent-filter", Input).value == "invoiceq"
+
+
+@pytest.mark.anyio
+async def test_path_tester_names_the_deciding_pattern(workspace: Path, user_dir: str) -> None:
+    app = PawApp(str(workspace), user_dir=user_dir, watch_approvals=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: "INT-001" in text_of(app, "#scope-details"))
+        field = app.query_one("#scope-test", Input)
+        field.value = "src/auth/jwt.py"
+        await until(pilot, lambda: "allow" in text_of(app, "#scope-result"))
+        assert "#0 'src/auth/**'" in text_of(app, "#scope-result")
+        field.value = "src/auth/legacy/old.py"
+        await until(pilot, lambda: "deny" in text_of(app, "#scope-result"))
+        assert "excluded" in text_of(app, "#scope-result") and "!src/auth/legacy/**" in text_of(app, "#scope-result")
+        field.value = ".orchestration/active_intents.yaml"
+        await until(pilot, lambda: "protected" in text_of(app, "#scope-result"))
+
+
+@pytest.mark.anyio
+async def test_instruction_layers_and_exact_context_text(workspace: Path, user_dir: str) -> None:
+    app = PawApp(str(workspace), user_dir=user_dir, watch_approvals=False)
+    async with app.run_test(size=SIZE) as pilot:
+        layers = app.query_one("#layers-table", DataTable)
+        await until(pilot, lambda: layers.row_count == 3)
+        statuses = {str(layers.get_row_at(i)[0]): str(layers.get_row_at(i)[1]) for i in range(3)}
+        # "Claude Code" is first alphabetically and has both layers
+        assert statuses == {"workspace": "WINS", "user": "SHADOWED", "agent defaults": "SHADOWED"}
+        expected = format_context(get_context("auth-system", "Claude Code", roots=[str(workspace)],
+                                              user_instructions_dir=user_dir))
+        await until(pilot, lambda: text_of(app, "#context-text") == expected)
+        # a user-only agent wins from the user layer; an empty file is EMPTY
+        field = app.query_one("#agent-input", Input)
+        field.value = "Codex"
+        await until(pilot, lambda: str(layers.get_row_at(0)[1]) == "MISSING" and layers.row_count == 3)
+        assert str(layers.get_row_at(1)[1]) == "WINS"
+        field.value = "Empty Agent"
+        await until(pilot, lambda: str(layers.get_row_at(0)[1]) == "EMPTY")
+        assert str(layers.get_row_at(2)[1]) == "WINS"
+
+
+@pytest.mark.anyio
+async def test_trace_first_paint_shows_the_newest_record(workspace: Path, user_dir: str) -> None:
+    records = ledger_lines(workspace)
+    app = PawApp(str(workspace), user_dir=user_dir, watch_approvals=False)
+    async with app.run_test(size=SIZE) as pilot:
+        view = app.query_one(TraceView)
+        await until(pilot, lambda: view.row_count == len(records))
+        await pilot.pause(0.1)
+        assert view.cursor == len(records) - 1
+        top = round(view.scroll_offset.y)
+        assert top <= view.cursor < top + view.scrollable_content_region.height
+        status = text_of(app, "#trace-status")
+        assert f"{len(records)} records" in status
+        await until(pilot, lambda: "chain: verified" in text_of(app, "#trace-status"))
+
+
+@pytest.mark.anyio
+async def test_live_tail_shows_a_new_record_without_a_key_press(workspace: Path, user_dir: str) -> None:
+    app = PawApp(str(workspace), user_dir=user_dir, watch_approvals=False)
+    async with app.run_test(size=SIZE) as pilot:
+        view = app.query_one(TraceView)
+        before = len(ledger_lines(workspace))
+        await until(pilot, lambda: view.row_count == before)
+        appended = threading.Thread(target=lambda: Ledger.for_workspace(str(workspace)).append(
+            {"event": "tool_allowed", "session_id": "live", "intent_id": "INT-001", "decision": "allow", "tool": "Write"}))
+        appended.start()
+        appended.join()
+        await until(pilot, lambda: view.row_count == before + 1)
+        newest = view.index.record(view.line_of(view.row_count - 1))
+        assert newest is not None and newest["session_id"] == "live"
+        assert view.cursor == view.row_count - 1  # still following
+
+
+@pytest.mark.anyio
+async def test_new_records_hint_while_scrolled_up(workspace: Path, user_dir: str) -> None:
+    app = PawApp(str(workspace), user_dir=user_dir, watch_approvals=False)
+    async with app.run_test(size=SIZE) as pilot:
+        view = app.query_one(TraceView)
+        count = len(ledger_lines(workspace))
+        await until(pilot, lambda: view.row_count == count)
+        view.focus()
+        await pilot.press("g")
+        assert view.cursor == 0 and not view.following
+        ledger = Ledger.for_workspace(str(workspace))
+        for _ in range(3):
+            ledger.append({"event": "tool_allowed", "session_id": "bg", "decision": "allow"})
+        await until(pilot, lambda: "3 new" in text_of(app, "#trace-status"))
+        assert view.cursor == 0
+        await pilot.press("G")
+        await until(pilot, lambda: "new" not in text_of(app, "#trace-status"))
+        assert view.following
+
+
+@pytest.mark.anyio
+async def test_trace_filters(workspace: Path, user_dir: str) -> None:
+    app = PawApp(str(workspace), user_dir=user_dir, watch_approvals=False)
+    async with app.run_test(size=SIZE) as pilot:
+        view = app.query_one(TraceView)
+        all_records = ledger_lines(workspace)
+        await until(pilot, lambda: view.row_count == len(all_records))
+        await app.run_action("trace_denials")
+        denials = [r for r in all_records if r.get("decision") == "deny"]
+        await until(pilot, lambda: view.rows is not None and view.row_count == len(denials))
+        assert all(r is not None and r["decision"] == "deny" for r in trace_rows(app))
+        app.query_one(TracePane).set_filter("session:s1 decision:allow")
+        expected = [r for r in all_records if r.get("session_id") == "s1" and r.get("decision") == "allow"]
+        await until(pilot, lambda: view.rows is not None and view.row_count == len(expected))
+        # a new matching record joins the filtered view, a non-matching one does not
+        assert write(workspace, "s1", "src/auth/b.py") == 0
+        assert write(workspace, "s1", "elsewhere.txt") == 2
+        await until(pilot, lambda: view.row_count == len(expected) + 1)
+        await app.run_action("trace_clear")
+        await until(pilot, lambda: view.rows is None and view.row_count == len(ledger_lines(workspace)))
+
+
+@pytest.mark.anyio
+async def test_truncated_or_replaced_ledger_is_reloaded(workspace: Path, user_dir: str) -> None:
+    app = PawApp(str(workspace), user_dir=user_dir, watch_approvals=False)
+    async with app.run_test(size=SIZE) as pilot:
+        view = app.query_one(TraceView)
+        path = workspace / ".orchestration" / "agent_trace.jsonl"
+        lines = path.read_bytes().splitlines(keepends=True)
+        await until(pilot, lambda: view.row_count == len(lines))
+        replacement = path.with_suffix(".new")
+        replacement.write_bytes(b"".join(lines[:2]))
+        os.replace(replacement, path)  # another inode
+        await until(pilot, lambda: view.row_count == 2)
+        path.write_bytes(lines[0])  # truncated in place
+        await until(pilot, lambda: view.row_count == 1)
+        assert view.index.record(0)["seq"] == 1
+
+
+@pytest.mark.anyio
+async def test_enter_opens_the_record_detail(workspace: Path, user_dir: str) -> None:
+    app = PawApp(str(workspace), user_dir=user_dir, watch_approvals=False)
+    async with app.run_test(size=SIZE) as pilot:
+        view = app.query_one(TraceView)
+        count = len(ledger_lines(workspace))
+        await until(pilot, lambda: view.row_count == count)
+        view.focus()
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, RecordDetail))
+        assert app.screen.record["seq"] == count
+        await pilot.press("escape")
+        await until(pilot, lambda: not isinstance(app.screen, RecordDetail))
+
+
+@pytest.mark.anyio
+async def test_approval_flow_end_to_end(workspace: Path, user_dir: str) -> None:
+    approvals_required(workspace)
+    assert select(workspace, "s2", "INT-002") == 0  # accepted, now pending approval
+    assert write(workspace, "s2", "src/billing/pdf.py") == 2  # awaits human approval
+    app = PawApp(str(workspace), user_dir=user_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: modal_ready(app))
+        modal = app.screen
+        assert isinstance(modal, ApprovalModal)
+        assert modal.query_one("#approval-title").render().plain == TITLE
+        assert modal.session_id == "s2" and modal.intent_id == "INT-002"
+        assert "<intent_context" in modal.context_block
+        await pilot.press("y")
+        await until(pilot, lambda: not pending_requests(str(workspace)))
+        await until(pilot, lambda: not isinstance(app.screen, ApprovalModal))
+    # the gate sees the approval at once
+    assert write(workspace, "s2", "src/billing/pdf.py") == 0
+    events = [r["event"] for r in ledger_lines(workspace)]
+    assert "approval_granted" in events
+    assert "Invoice PDF export" in (workspace / ".orchestration" / "active_intents.yaml").read_text()
+    assert "status: IN_PROGRESS" in (workspace / ".orchestration" / "active_intents.yaml").read_text().split("INT-002")[1]
+
+
+@pytest.mark.anyio
+async def test_reject_frees_the_intent_and_escape_leaves_it_pending(workspace: Path, user_dir: str) -> None:
+    approvals_required(workspace)
+    assert select(workspace, "s2", "INT-002") == 0
+    app = PawApp(str(workspace), user_dir=user_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: modal_ready(app))
+        await pilot.press("escape")
+        await until(pilot, lambda: not isinstance(app.screen, ApprovalModal))
+        assert len(pending_requests(str(workspace))) == 1
+        await pilot.press("a")  # review the pending ones again
+        await until(pilot, lambda: modal_ready(app))
+        await pilot.press("n")
+        await until(pilot, lambda: not pending_requests(str(workspace)))
+    assert write(workspace, "s2", "src/billing/pdf.py") == 2  # rejected: no intent
+    assert select(workspace, "s3", "INT-002") == 0  # the intent is free again
+    assert "approval_rejected" in [r["event"] for r in ledger_lines(workspace)]
+
+
+@pytest.mark.anyio
+async def test_a_request_decided_elsewhere_closes_its_modal(workspace: Path, user_dir: str) -> None:
+    from paw_tui.cli import main
+
+    approvals_required(workspace)
+    assert select(workspace, "s2", "INT-002") == 0
+    app = PawApp(str(workspace), user_dir=user_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: modal_ready(app))
+        assert main(["approvals", "approve", "--session", "s2", "--workspace", str(workspace)]) == 0
+        await until(pilot, lambda: not isinstance(app.screen, ApprovalModal))
+        assert app.is_running
+
+
+@pytest.mark.anyio
+async def test_status_change_needs_a_confirmation(workspace: Path, user_dir: str) -> None:
+    app = PawApp(str(workspace), user_dir=user_dir, watch_approvals=False)
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.query_one("#intents-table", DataTable)
+        await until(pilot, lambda: table.row_count == 3)
+        table.focus()
+        await pilot.press("s")
+        await pilot.pause(0.1)
+        # BLOCKED is the third status in the list
+        await pilot.press("down", "down", "enter")
+        await pilot.pause(0.1)
+        await pilot.press("y")
+        yaml_path = workspace / ".orchestration" / "active_intents.yaml"
+        await until(pilot, lambda: "status: BLOCKED" in yaml_path.read_text().split("INT-002")[0])
+    assert any(r["event"] == "intent_status_changed" for r in ledger_lines(workspace))
+
+
+@pytest.mark.anyio
+async def test_status_change_can_be_declined(workspace: Path, user_dir: str) -> None:
+    yaml_path = workspace / ".orchestration" / "active_intents.yaml"
+    before = yaml_path.read_text()
+    app = PawApp(str(workspace), user_dir=user_dir, watch_approvals=False)
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.query_one("#intents-table", DataTable)
+        await until(pilot, lambda: table.row_count == 3)
+        table.focus()
+        await pilot.press("s")
+        await pilot.pause(0.1)
+        await pilot.press("down", "down", "enter")
+        await pilot.pause(0.1)
+        await pilot.press("n")
+        await pilot.pause(0.2)
+    assert yaml_path.read_text() == before
+
+
+@pytest.mark.anyio
+async def test_tab_moves_between_panes_and_q_quits(workspace: Path, user_dir: str) -> None:
+    app = PawApp(str(workspace), user_dir=user_dir, watch_approvals=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.1)
+        assert app.focused is app.query_one("#intents-table")
+        await pilot.press("tab")
+        assert app.focused is app.query_one("#scope-test")
+        await pilot.press("escape")  # leave the text field
+        await pilot.press("tab")
+        assert app.focused is app.query_one(TraceView)
+        await pilot.press("tab")
+        assert app.focused is app.query_one("#agent-select")
+        await pilot.press("shift+tab")
+        assert app.focused is app.query_one(TraceView)
+        await pilot.press("q")
+        await pilot.pause(0.1)
+    assert not app.is_running
+
+
+@pytest.mark.anyio
+async def test_palette_commands_run_their_actions(workspace: Path, user_dir: str) -> None:
+    from paw_tui.tui.commands import ENTRIES
+
+    titles = [title for title, _, _ in ENTRIES]
+    assert "intent: Approve" in titles and "trace: Toggle tail" in titles
+    app = PawApp(str(workspace), user_dir=user_dir, watch_approvals=False)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = app.query_one(TracePane)
+        await until(pilot, lambda: len(pane.index) > 0)
+        action = dict((t, a) for t, _, a in ENTRIES)["trace: Toggle tail"]
+        await app.run_action(action)
+        assert not pane.view.following
+        await app.run_action(action)
+        assert pane.view.following
+        await app.run_action(dict((t, a) for t, _, a in ENTRIES)["intent: Filter trace"])
+        assert pane.filter == {"intent_id": "INT-001"}
+
+
+@pytest.mark.anyio
+async def test_readable_at_80x24(workspace: Path, user_dir: str) -> None:
+    app = PawApp(str(workspace), user_dir=user_dir, watch_approvals=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        view = app.query_one(TraceView)
+        await until(pilot, lambda: view.row_count > 0)
+        for pane in ("#instructions", "#intents", "#scope", "#trace"):
+            region = app.query_one(pane).region
+            assert region.width >= 30 and region.height >= 8, (pane, region)
