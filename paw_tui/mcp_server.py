@@ -1,7 +1,8 @@
 """``paw-tui mcp``: the MCP stdio server over the core (DESIGN §6), on the mcp 2.x
 ``MCPServer`` API.
 
-Tools: ``paw_get_context``, ``select_active_intent``, ``list_intents``, ``check_scope``.
+Tools: ``paw_get_context``, ``select_active_intent``, ``list_intents``, ``check_scope``,
+``get_handoff_context``.
 Domain failures come back as ``isError`` results carrying the core's exact messages (a raised
 ``ToolError`` would be prefixed "Error executing tool ...").
 
@@ -46,6 +47,11 @@ SELECT_ACTIVE_INTENT = (
     "recent history). A session holds one intent: to work on another, start a new session."
 )
 LIST_INTENTS = "List the intents of this workspace with their status, scope and which session holds each."
+GET_HANDOFF_CONTEXT = (
+    "Build the Context Protocol v1 hand-off block for a sub-agent: the project path, stack and "
+    "commands, a short conventions summary with the path of the full file, and the current work "
+    "(story, PRD, branch). Pass it at the very start of the sub-agent's prompt."
+)
 CHECK_SCOPE = (
     "Check whether a write to a path would be allowed under an intent's owned scope, and which "
     "pattern decides. Defaults to this session's active intent."
@@ -178,6 +184,16 @@ class PawMcp:
         except (PawError, ValueError) as exc:
             return _text(str(exc), error=True)
 
+    def get_handoff_context(self) -> CallToolResult:
+        from paw_tui.core.handoff import handoff_for_workspace
+
+        try:
+            state = self.state()
+            session = None if self.hooked else self.session_id
+            return _text(handoff_for_workspace(state.root, session))
+        except PawError as exc:
+            return _text(str(exc), error=True)
+
     def _current_intent(self, state: WorkspaceState) -> str | None:
         from paw_tui.core.sessions import held_intents, load_session
 
@@ -228,6 +244,10 @@ def build_server(paw: PawMcp) -> MCPServer:
     @server.tool(name="check_scope", description=CHECK_SCOPE)
     async def check_scope(path: str, intent_id: str | None = None) -> CallToolResult:
         return await anyio.to_thread.run_sync(lambda: paw.check_scope(path, intent_id))
+
+    @server.tool(name="get_handoff_context", description=GET_HANDOFF_CONTEXT)
+    async def get_handoff_context() -> CallToolResult:
+        return await anyio.to_thread.run_sync(paw.get_handoff_context)
 
     return server
 

@@ -2009,28 +2009,33 @@ def patched_product(clock: Clock, rng: random.Random) -> Iterator[None]:
     ``time.time`` alone would not reach them: their keyword defaults are patched too. The
     ledger is not fsync-ed: this is a scratch workspace, and it keeps the run fast.
     """
-    saved_time = time.time
-    saved_request_id = approvals_store.new_request_id
     state_defaults = WorkspaceState.__init__.__kwdefaults__
     ledger_defaults = Ledger.__init__.__kwdefaults__
-    saved_state_defaults, saved_ledger_defaults = dict(state_defaults), dict(ledger_defaults)
+    if state_defaults is None or ledger_defaults is None:
+        raise StoryError("WorkspaceState or Ledger no longer takes a keyword clock")
+    saved = {
+        "time": time.time,
+        "request_id": approvals_store.new_request_id,
+        "state": dict(state_defaults),
+        "ledger": dict(ledger_defaults),
+    }
 
     def request_id(now: float) -> str:
         return f"apr-{int(now * 1000):013d}-{rng.getrandbits(24):06x}"
 
-    time.time = clock  # type: ignore[assignment]
-    approvals_store.new_request_id = request_id  # type: ignore[assignment]
+    setattr(time, "time", clock)  # noqa: B010 - a module attribute, on purpose
+    setattr(approvals_store, "new_request_id", request_id)  # noqa: B010
     state_defaults["clock"] = clock
     ledger_defaults.update(clock=clock, durable=False)
     try:
         yield
     finally:
-        time.time = saved_time  # type: ignore[assignment]
-        approvals_store.new_request_id = saved_request_id  # type: ignore[assignment]
+        setattr(time, "time", saved["time"])  # noqa: B010
+        setattr(approvals_store, "new_request_id", saved["request_id"])  # noqa: B010
         state_defaults.clear()
-        state_defaults.update(saved_state_defaults)
+        state_defaults.update(saved["state"])  # type: ignore[call-overload]
         ledger_defaults.clear()
-        ledger_defaults.update(saved_ledger_defaults)
+        ledger_defaults.update(saved["ledger"])  # type: ignore[call-overload]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -2089,6 +2094,10 @@ class Sim:
         target = self.path(rel)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(content.encode("utf-8"))
+
+    def remove(self, *rels: str) -> None:
+        for rel in rels:
+            self.path(rel).unlink()
 
 
 class Agent:
@@ -2471,8 +2480,8 @@ def codex_cleanup(sim: Sim, jonas: Human) -> None:
                effect=lambda: sim.write("src/acme_billing/soap/gateway.py", CODEX_GATEWAY))
     agent.call("execute_command", expect="allow",
                command="rm src/acme_billing/soap/wsdl_cache.py tests/soap/test_wsdl_cache.py",
-               effect=lambda: [sim.path(p).unlink() for p in (
-                   "src/acme_billing/soap/wsdl_cache.py", "tests/soap/test_wsdl_cache.py")])
+               effect=lambda: sim.remove("src/acme_billing/soap/wsdl_cache.py",
+                                         "tests/soap/test_wsdl_cache.py"))
     agent.call("execute_command", expect="allow", command="grep -rn wsdl_cache src tests")
     agent.call("write_file", expect="allow", paths=["tests/soap/test_gateway.py"],
                effect=lambda: sim.write("tests/soap/test_gateway.py", CODEX_TEST_GATEWAY))
@@ -2656,11 +2665,11 @@ def jwt_part_three(sim: Sim, agent: Agent) -> None:
     agent.multi_edit("docs/auth.md", [
         ("## Target: JWT bearer tokens\n", "## JWT bearer tokens\n"),
         ("- Claims: `iss`, `sub` (user), `acct` (account), `scope` (space-separated), `iat`, `exp`, `jti`.\n",
-         "- Claims: `iss`, `sub` (user), `acct` (account), `scope` (space-separated), `iat`, `exp`, `jti`.\n\n"
-         "## Key rotation\n\n"
-         "1. Add the new key to `keys.json` with `\"active\": true`; the newest active key signs.\n"
-         "2. Set the old key's `active` to false; it keeps verifying tokens it signed.\n"
-         "3. After 15 minutes (the token lifetime) plus 30 seconds, remove the old key.\n"),
+         ("- Claims: `iss`, `sub` (user), `acct` (account), `scope` (space-separated), `iat`, `exp`, `jti`.\n\n"
+          "## Key rotation\n\n"
+          "1. Add the new key to `keys.json` with `\"active\": true`; the newest active key signs.\n"
+          "2. Set the old key's `active` to false; it keeps verifying tokens it signed.\n"
+          "3. After 15 minutes (the token lifetime) plus 30 seconds, remove the old key.\n")),
     ])
     agent.edit("docs/auth.md", "## Today: HTTP Basic Auth\n", "## Legacy: HTTP Basic Auth\n")
     agent.edit("tests/auth/test_jwt_tokens.py",

@@ -550,9 +550,6 @@ def test_the_context_block_shows_the_latest_20_actions_of_the_intent(root: Path)
     assert all('session_id="s-alpha"' in line for line in history)
 
 
-@pytest.mark.xfail(strict=True, reason="gate/decide.py _live_session checks expiry only when the record is due for a "
-                   "touch (TOUCH_INTERVAL = 60 s): with session_ttl under a minute an expired session keeps writing "
-                   "while another session may select the same intent")
 def test_a_session_ttl_under_a_minute_is_enforced_by_the_gate(ws) -> None:  # type: ignore[no-untyped-def]
     from gatekit import age_session
 

@@ -9,6 +9,7 @@ user's own files. The directory is removed when the TUI exits unless ``--keep`` 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import shutil
 
@@ -16,6 +17,8 @@ from paw_tui.commands.output import write_err, write_out
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from paw_tui.demo import DemoWorkspace
 
 HELP = "open the TUI on a copy of the bundled demo workspace"
@@ -43,24 +46,24 @@ def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.Ar
 
 
 def run(args: argparse.Namespace) -> int:
-    run_app = None
-    if not args.print_path:
-        # Find out before copying anything, so a missing TUI leaves nothing behind.
-        try:
-            from paw_tui.tui.app import run_app
-        except ImportError as exc:
-            write_err(TUI_MISSING.format(reason=exc) + "\n")
-            return 1
-    demo = _copy_to_temporary_directory()
-    # For this process and anything it starts: the demo's user layer and state, and no
-    # variable pointing at another workspace.
-    demo.apply_environ()
-    if run_app is None:
+    if args.print_path:
+        demo = _copy_and_enter()
         write_out(demo.root + "\n")
         _print_environment_hint(demo)
         return 0
+    # Find the TUI before copying anything, so a missing TUI leaves nothing behind.
     try:
-        result = run_app(demo.root)
+        from paw_tui.tui.app import run_app
+    except ImportError as exc:
+        write_err(TUI_MISSING.format(reason=exc) + "\n")
+        return 1
+    demo = _copy_and_enter()
+    try:
+        if args.keep:
+            result = run_app(demo.root)
+        else:
+            with _removed_on_termination(demo.base):
+                result = run_app(demo.root)
     finally:
         if args.keep:
             write_out(f"The demo workspace was kept at {demo.root}\n")
@@ -68,6 +71,41 @@ def run(args: argparse.Namespace) -> int:
         else:
             shutil.rmtree(demo.base, ignore_errors=True)
     return int(result or 0)
+
+
+def _copy_and_enter() -> DemoWorkspace:
+    """Copy the demo to a new temporary directory and point this process (and anything it
+    starts) at its user layer and state, with no variable naming another workspace."""
+    demo = _copy_to_temporary_directory()
+    demo.apply_environ()
+    return demo
+
+
+@contextlib.contextmanager
+def _removed_on_termination(path: str) -> Iterator[None]:
+    """Remove ``path`` if SIGTERM or SIGHUP (a closed terminal) ends the process: they would
+    end it without running ``finally`` blocks. The signal is then delivered as before."""
+    import signal
+
+    def remove_and_die(signum: int, frame: object) -> None:
+        shutil.rmtree(path, ignore_errors=True)
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+
+    previous = {}
+    for name in ("SIGTERM", "SIGHUP"):
+        signum = getattr(signal, name, None)
+        if signum is None:
+            continue  # SIGHUP does not exist on Windows
+        try:
+            previous[signum] = signal.signal(signum, remove_and_die)
+        except ValueError:  # not the main thread: leave the handlers alone
+            break
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def _copy_to_temporary_directory() -> DemoWorkspace:

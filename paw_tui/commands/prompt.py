@@ -1,51 +1,71 @@
-"""``paw-tui prompt --session S``: the governance section an agent gets (DESIGN §8)."""
+"""``paw-tui prompt --session S``: the context the gate injects for a session (DESIGN §8),
+and the supervisor instruction (``--supervisor TEXT`` / ``--clear-supervisor``)."""
 
 from __future__ import annotations
 
 import argparse
 
 from paw_tui.commands.common import state_for
-from paw_tui.commands.output import write_out
+from paw_tui.commands.output import write_json, write_out
 
 
 def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:  # type: ignore[type-arg]
     parser = subparsers.add_parser(
-        "prompt", help="print the governance prompt section for a session", parents=parents,
-        description="The governance section the gate injects on SessionStart and every "
-        "UserPromptSubmit: the mandate and the selectable intents before a selection, the active "
-        "intent's guidance, scope and context block after it. With --agent, the agent's custom "
-        "instruction layers follow (workspace over user).",
+        "prompt", help="print the governance prompt for a session; set the supervisor instruction",
+        parents=parents,
+        description="The context the gate injects on SessionStart and every UserPromptSubmit, in "
+        "order: the governance section (the mandate and the selectable intents before a "
+        "selection, the active intent's guidance after it), the intent context block, the tool "
+        "defaults and the supervisor instruction. --supervisor TEXT sets the supervisor "
+        "instruction for the session (or, without --session, for every session); "
+        "--clear-supervisor removes it. With --agent, that agent's instruction layers follow.",
     )
-    parser.add_argument("--session", required=True, metavar="S", help="the session id")
+    parser.add_argument("--session", metavar="S", help="the session id")
     parser.add_argument("--agent", metavar="NAME", help="append this agent's custom instructions")
+    supervisor = parser.add_mutually_exclusive_group()
+    supervisor.add_argument("--supervisor", metavar="TEXT", help="set the supervisor instruction")
+    supervisor.add_argument("--clear-supervisor", action="store_true", help="remove the supervisor instruction")
+    parser.add_argument("--json", action="store_true", help="each layer with its source and size, as JSON")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from paw_tui.core.governance_prompt import render_governance_section
-    from paw_tui.core.sessions import held_intents, load_session
+    from paw_tui.core.errors import ValidationError
 
     state = state_for(args)
-    policy = state.policy
-    parts: list[str] = []
-    if not policy.valid:
-        parts.append(render_governance_section(policy, None))
-    else:
-        session = load_session(state.root, args.session)
-        ttl = policy.governance.session_ttl
-        if session is not None and session.holds_intent and not session.is_live(state.now(), ttl):
-            session = None
-        held = held_intents(state.root, state.now(), ttl, besides=args.session)
-        parts.append(render_governance_section(policy, session, held_elsewhere=set(held)))
-        if session is not None and session.state == "active" and session.intent_id:
-            intent = policy.intent(session.intent_id)
-            if intent is not None:
-                from paw_tui.core.intent_view import intent_context_block
+    if args.supervisor is not None or args.clear_supervisor:
+        from paw_tui.core.supervisor import clear_supervisor, set_supervisor
 
-                parts.append(intent_context_block(state, intent))
+        scope = f"session {args.session}" if args.session else "every session"
+        if args.clear_supervisor:
+            removed = clear_supervisor(state.root, args.session)
+            write_out(f"{'Cleared' if removed else 'There was no'} supervisor instruction for {scope}.\n")
+        else:
+            set_supervisor(state.root, args.supervisor, args.session)
+            write_out(f"Supervisor instruction set for {scope}.\n")
+        return 0
+    if not args.session:
+        raise ValidationError("prompt needs --session S (or --supervisor/--clear-supervisor to manage the instruction).")
+    from paw_tui.core.prompt_assembly import assemble_prompt, prompt_layers
+    from paw_tui.core.sessions import held_intents, load_session
+
+    session = load_session(state.root, args.session)
+    held = held_intents(state.root, state.now(), state.policy.governance.session_ttl, besides=args.session) if state.policy.valid else {}
+    if session is None:
+        from paw_tui.core.sessions import Session
+
+        session = Session(args.session)
+    layers = prompt_layers(state, session, held=held)
     if args.agent:
-        parts.append(_agent_layers(state.root, args.agent))
-    write_out("\n\n".join(part for part in parts if part) + "\n")
+        from paw_tui.core.prompt_assembly import PromptLayer
+
+        text = _agent_layers(state.root, args.agent)
+        if text:
+            layers.append(PromptLayer("agent instructions", f".paw/instructions + ~/.paw/instructions ({args.agent})", text))
+    if args.json:
+        write_json([layer.to_dict() for layer in layers])
+    else:
+        write_out(assemble_prompt(layers) + "\n")
     return 0
 
 

@@ -170,11 +170,13 @@ def held_intents(root: str, now: float, ttl: float, *, besides: str | None = Non
     return held
 
 
-def needs_touch(session: Session | None, now: float, client: str | None = None) -> bool:
+def needs_touch(
+    session: Session | None, now: float, client: str | None = None, *, interval: float = TOUCH_INTERVAL
+) -> bool:
     """Whether the record must be (re)written to show the session is live."""
     if session is None or not session.started:
         return True
-    return now - session.last_seen >= TOUCH_INTERVAL or (client is not None and client != session.client)
+    return now - session.last_seen >= interval or (client is not None and client != session.client)
 
 
 def touch_session(

@@ -54,12 +54,15 @@ def _live_session(state: WorkspaceState, event: GateEvent, ttl: float) -> Sessio
     """Load the session (touching it when due) and drop an expired lock."""
     now = state.now()
     session = sessions_store.load_session(state.root, event.session_id)
-    if sessions_store.needs_touch(session, now, event.client):
-        expired = session is not None and session.holds_intent and not session.is_live(now, ttl)
-        if expired:
-            from paw_tui.core.handshake import release_session
+    expired = session is not None and session.holds_intent and not session.is_live(now, ttl)
+    if expired:
+        from paw_tui.core.handshake import release_session
 
-            release_session(state, event.session_id, reason="idle longer than the session TTL")
+        release_session(state, event.session_id, reason="idle longer than the session TTL")
+        session = None
+    # With a short TTL the record must be refreshed more often than once a minute.
+    interval = min(sessions_store.TOUCH_INTERVAL, ttl / 4)
+    if sessions_store.needs_touch(session, now, event.client, interval=interval):
         session = sessions_store.touch_session(state.root, event.session_id, now, client=event.client)
     return session
 
@@ -129,7 +132,7 @@ def pre_tool(state: WorkspaceState, event: GateEvent) -> Decision:
         "tool_allowed", session_id=event.session_id, intent_id=intent.id, client=event.client,
         tool=tool, paths=shown or None, decision="allow",
     )
-    return Decision(True, intent_id=intent.id)
+    return Decision(True, intent_id=intent.id, context=_guidance(state, event, tool, session))
 
 
 def _held_intent(
@@ -177,12 +180,12 @@ def _targets(event: GateEvent, kind: str) -> list[tuple[str, str | None, bool]]:
 
 
 def session_context(state: WorkspaceState, event: GateEvent) -> str:
-    """Governance section plus the active intent's context block, for every turn."""
-    from paw_tui.core.governance_prompt import render_governance_section
+    """Every prompt layer (DESIGN §8), for SessionStart and every UserPromptSubmit."""
+    from paw_tui.core.prompt_assembly import assemble_prompt, prompt_layers
 
     policy = state.policy
     if not policy.valid:
-        return render_governance_section(policy, None)
+        return assemble_prompt(prompt_layers(state, None))
     ttl = policy.governance.session_ttl
     session = _live_session(state, event, ttl)
     if event.kind == PROMPT and event.prompt is not None:
@@ -190,14 +193,26 @@ def session_context(state: WorkspaceState, event: GateEvent) -> str:
             state.root, event.session_id, state.now(), client=event.client, latest_prompt=event.prompt[:4000]
         )
     held = sessions_store.held_intents(state.root, state.now(), ttl, besides=event.session_id)
-    text = render_governance_section(policy, session, held_elsewhere=set(held))
-    if session is not None and session.holds_intent and session.intent_id:
-        intent = policy.intent(session.intent_id)
-        if intent is not None and session.state == sessions_store.ACTIVE:
-            from paw_tui.core.intent_view import intent_context_block
+    return assemble_prompt(prompt_layers(state, session, held=held))
 
-            text += "\n\n" + intent_context_block(state, intent)
-    return text
+
+def _guidance(state: WorkspaceState, event: GateEvent, tool: str, session: Session | None) -> str | None:
+    """Execution instructions for the tool, if it has any (DESIGN §8); never blocks."""
+    try:
+        from paw_tui.core.exec_instructions import execution_instructions, guidance_message
+
+        question = session.latest_prompt if session is not None else None
+        names = [tool]
+        if tool.startswith("mcp__") and tool.count("__") >= 2:
+            names.append(tool.rsplit("__", 1)[1])  # mcp__<server>__run_query -> run_query
+        for name in names:
+            text = execution_instructions(state.root, name, question=question, args=event.tool_input,
+                                          governance=state.policy.governance)
+            if text:
+                return guidance_message(tool, text)
+    except Exception:  # noqa: BLE001 - guidance is optional information
+        return None
+    return None
 
 
 def post_tool(state: WorkspaceState, event: GateEvent) -> None:

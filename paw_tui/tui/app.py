@@ -41,6 +41,7 @@ class PawApp(App[None]):
         Binding("slash", "focus_filter", "Filter", show=False, id="app.filter"),
         Binding("escape", "leave_field", "Leave field", show=False),
         Binding("z", "zoom", "Zoom", id="app.zoom"),
+        Binding("p", "show_prompt", "Prompt", id="app.prompt"),
     ]
 
     def __init__(self, root: str, *, user_dir: str | None = None, watch_approvals: bool = True) -> None:
@@ -231,6 +232,12 @@ class PawApp(App[None]):
         highlighted = self.query_one(IntentsPane).highlighted
         if highlighted:
             self.query_one(TracePane).set_filter(f"intent:{highlighted}")
+
+    def action_show_prompt(self) -> None:
+        from paw_tui.tui.screens.prompt_view import PromptView
+
+        if not isinstance(self.screen, PromptView):
+            self.push_screen(PromptView(self.root))
 
     def action_verify_chain(self) -> None:
         self.query_one(TracePane).verify()

@@ -8,7 +8,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from textual.widgets import DataTable, Input, Static
+from textual.widgets import DataTable, Input, Select, Static
 
 from paw_tui.core.approvals import pending_requests
 from paw_tui.core.context_format import format_context
@@ -372,3 +372,31 @@ async def test_readable_at_80x24(workspace: Path, user_dir: str) -> None:
         for pane in ("#instructions", "#intents", "#scope", "#trace"):
             region = app.query_one(pane).region
             assert region.width >= 30 and region.height >= 8, (pane, region)
+
+
+@pytest.mark.anyio
+async def test_prompt_view_lists_each_layer_and_sets_the_supervisor(workspace: Path, user_dir: str) -> None:
+    from paw_tui.core.supervisor import get_supervisor
+    from paw_tui.tui.screens.prompt_view import PromptView
+
+    app = PawApp(str(workspace), user_dir=user_dir, watch_approvals=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.1)
+        await pilot.press("p")
+        await until(pilot, lambda: isinstance(app.screen, PromptView) and bool(app.screen.query("#prompt-layers")))
+        view = app.screen
+        layers = view.query_one("#prompt-layers", DataTable)
+        await until(pilot, lambda: layers.row_count >= 1)
+        assert str(layers.get_row_at(0)[1]) == "governance"
+        assert "select_active_intent" in str(view.query_one("#prompt-text", Static).render())
+        view.query_one("#prompt-session", Select).value = "s1"  # s1 holds INT-001
+        await until(pilot, lambda: layers.row_count >= 2 and str(layers.get_row_at(1)[1]) == "intent context")
+        view.query_one("#supervisor-input", Input).value = "Prefer small commits."
+        view.query_one("#supervisor-input", Input).focus()
+        await pilot.press("enter")
+        await until(pilot, lambda: any(str(layers.get_row_at(i)[1]) == "supervisor instruction"
+                                       for i in range(layers.row_count)))
+        assert get_supervisor(str(workspace), "s1") == "Prefer small commits."
+        assert "<supervisor_instruction>" in str(view.query_one("#prompt-text", Static).render())
+        await pilot.press("escape")
+        await until(pilot, lambda: not isinstance(app.screen, PromptView))

@@ -1,0 +1,1 @@
+"""Full screens pushed over the main one."""
