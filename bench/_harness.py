@@ -85,5 +85,5 @@ def clean_env(**extra: str) -> dict[str, str]:
 def report(label: str, value_ms: float, base_ms: float, budget: float) -> bool:
     ratio = value_ms / base_ms
     verdict = "OK" if ratio <= budget else "OVER"
-    print(f"{label:<28} median {value_ms:7.1f} ms   {ratio:5.2f}x python -c pass  (budget {budget:.1f}x: {verdict})")
+    print(f"{label:<44} median {value_ms:7.1f} ms   {ratio:5.2f}x python -c pass  (budget {budget:.1f}x: {verdict})")
     return ratio <= budget

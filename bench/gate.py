@@ -1,8 +1,11 @@
-"""Whole-process time of one ``paw-tui gate`` PreToolUse decision against ``python -c pass``
+"""Whole-process time of one gate PreToolUse decision against ``python -c pass``
 (DESIGN §10: <= 2.5x), interleaved in one run on a normal install (build/bench-venv).
 
-Measured cases: a Write allowed under an active intent (policy cache warm, ledger append,
-scope check), a Write denied before any selection, and a read-only tool.
+Two commands are measured: the hook command ``paw-tui install claude-code`` writes (the
+installation's python running the gate directly) and the ``paw-tui gate`` console script,
+whose pip-generated launcher imports ``re`` first. Cases: a Write allowed under an active
+intent (policy cache warm, scope check, durable ledger append), a Write denied before any
+selection, and a read-only tool.
 
     python bench/gate.py [--runs 40] [--use-current-env]
 """
@@ -49,18 +52,24 @@ def main() -> int:
             ("gate: Write before selection", payload(root, "other", "Write", {"file_path": os.path.join(root, "src", "b.py"), "content": ""}), 2),
             ("gate: Read (read-only)", payload(root, "bench", "Read", {"file_path": os.path.join(root, "README.md")}), 0),
         ]
+        hook = [python, "-c", "from paw_tui.gate.main import run; run()", "--client", "claude-code"]
         results = {}
         for label, body, code in cases:
             medians = interleaved(
-                {"baseline": [python, "-c", "pass"], "gate": [script, "gate"]},
-                options.runs, cwd=root, env=env, stdin=body, expect={"gate": code},
+                {"baseline": [python, "-c", "pass"], "hook": hook, "script": [script, "gate"]},
+                options.runs, cwd=root, env=env, stdin=body, expect={"hook": code, "script": code},
             )
-            results[label] = (medians["gate"] * 1000, medians["baseline"] * 1000)
+            base = medians["baseline"] * 1000
+            results[label + " (hook command)"] = (medians["hook"] * 1000, base)
+            results[label + " (paw-tui gate)"] = (medians["script"] * 1000, base)
         records = sum(1 for _ in open(os.path.join(root, ".orchestration", "agent_trace.jsonl"), "rb"))
     ok = True
     for label, (gate_ms, base_ms) in results.items():
-        print(f"{'python -c pass':<28} median {base_ms:7.1f} ms   ({options.runs} runs, interleaved)")
-        ok = report(label, gate_ms, base_ms, BUDGET) and ok
+        if label.endswith("(hook command)"):
+            print(f"{'python -c pass':<44} median {base_ms:7.1f} ms   ({options.runs} runs, interleaved)")
+        within = report(label, gate_ms, base_ms, BUDGET)
+        if label.endswith("(hook command)"):  # the budget is for what the hook runs
+            ok = within and ok
     print(f"ledger records written during the run: {records}")
     return 0 if ok else 1
 

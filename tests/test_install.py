@@ -9,9 +9,13 @@ from pathlib import Path
 import pytest
 
 from gatekit import PAW, REPO, paw_state_dir, root  # noqa: F401 - fixtures
-from paw_tui.core.client_setup import POST_TOOL_MATCHER, PRE_TOOL_MATCHER
+import shlex
 
-GATE = f"{PAW} gate --client claude-code"
+from paw_tui.core.client_setup import POST_TOOL_MATCHER, PRE_TOOL_MATCHER, gate_command
+
+# The hook runs the gate with this installation's python (not the launcher script, whose
+# `import re` costs most of a hook's budget).
+GATE = shlex.join(gate_command())
 EVENTS = ["PreToolUse", "PostToolUse", "SessionStart", "UserPromptSubmit", "SessionEnd"]
 OURS = {"type": "command", "command": GATE, "timeout": 10}
 

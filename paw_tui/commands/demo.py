@@ -42,6 +42,9 @@ def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.Ar
         help="copy the demo, print the workspace root and exit without opening the TUI "
         "(implies --keep; for scripts)",
     )
+    for action in parser._actions:  # the shared --workspace option means nothing here
+        if action.dest == "workspace":
+            action.help = "ignored: the demo always opens a fresh copy of the bundled workspace"
     parser.set_defaults(run=run)
 
 

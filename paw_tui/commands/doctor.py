@@ -85,7 +85,7 @@ def _check_ledger(root: str, add) -> None:  # type: ignore[no-untyped-def]
 
 def _check_claude(root: str, add) -> list[str]:  # type: ignore[no-untyped-def]
     """The configured PreToolUse gate commands (empty when none)."""
-    from paw_tui.core.client_setup import MARKER, PRE_TOOL_MATCHER
+    from paw_tui.core.client_setup import PRE_TOOL_MATCHER, is_gate_command
 
     path = os.path.join(root, ".claude", "settings.json")
     if not os.path.exists(path):
@@ -104,7 +104,7 @@ def _check_claude(root: str, add) -> list[str]:  # type: ignore[no-untyped-def]
         for entry in entries if isinstance(entries, list) else []:
             for handler in entry.get("hooks", []) if isinstance(entry, dict) else []:
                 command = handler.get("command") if isinstance(handler, dict) else None
-                if isinstance(command, str) and MARKER in command:
+                if isinstance(command, str) and is_gate_command(command):
                     found.setdefault(event, []).append(command)
                     if event == "PreToolUse":
                         matchers.append(str(entry.get("matcher", "")))

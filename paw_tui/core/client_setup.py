@@ -25,7 +25,22 @@ PRE_TOOL_MATCHER = "^(?!(" + "|".join(READ_ONLY_FOR_MATCHER) + ")$).*"
 POST_TOOL_MATCHER = "Write|Edit|MultiEdit|NotebookEdit|Bash|PowerShell"
 HOOK_TIMEOUT = 10
 SERVER_NAME = "paw"
-MARKER = " gate --client claude-code"
+MARKER = " gate --client claude-code"  # how older installs ran the gate: the console script
+GATE_CODE = "from paw_tui.gate.main import run; run()"
+
+
+def gate_command() -> list[str]:
+    """The hook command: this installation's Python running the gate directly.
+
+    Not the ``paw-tui`` console script: pip's launcher imports ``re`` (~15 ms, most of a
+    hook's budget on every tool call); ``python -c`` starts in ~2x ``python -c pass``.
+    """
+    return [os.path.abspath(sys.executable), "-c", GATE_CODE, "--client", "claude-code"]
+
+
+def is_gate_command(command: str) -> bool:
+    """Whether a hook command runs paw-tui's gate (either form)."""
+    return MARKER in command or GATE_CODE in command
 
 
 def paw_command() -> list[str]:
@@ -63,7 +78,7 @@ def _load_json_object(path: str) -> dict[str, object]:
 
 
 def _is_our_handler(handler: object) -> bool:
-    return isinstance(handler, dict) and isinstance(handler.get("command"), str) and MARKER in handler["command"]
+    return isinstance(handler, dict) and isinstance(handler.get("command"), str) and is_gate_command(handler["command"])
 
 
 def _is_ours(entry: object) -> bool:
@@ -74,9 +89,9 @@ def _is_ours(entry: object) -> bool:
     return isinstance(hooks, list) and any(_is_our_handler(h) for h in hooks)
 
 
-def claude_hooks(command: list[str]) -> dict[str, dict[str, object]]:
+def claude_hooks(gate_words: list[str] | None = None) -> dict[str, dict[str, object]]:
     """Our entry per Claude Code hook event."""
-    gate = _shell_join(command + ["gate", "--client", "claude-code"])
+    gate = _shell_join(gate_words or gate_command())
     handler = {"type": "command", "command": gate, "timeout": HOOK_TIMEOUT}
     return {
         "PreToolUse": {"matcher": PRE_TOOL_MATCHER, "hooks": [dict(handler)]},
@@ -87,13 +102,13 @@ def claude_hooks(command: list[str]) -> dict[str, dict[str, object]]:
     }
 
 
-def merge_claude_settings(settings: dict[str, object], command: list[str]) -> dict[str, object]:
+def merge_claude_settings(settings: dict[str, object], gate_words: list[str] | None = None) -> dict[str, object]:
     merged = dict(settings)
     hooks = merged.get("hooks", {})
     if not isinstance(hooks, dict):
         raise ValidationError("'hooks' in .claude/settings.json is not an object; nothing was changed.")
     hooks = dict(hooks)
-    for event, entry in claude_hooks(command).items():
+    for event, entry in claude_hooks(gate_words).items():
         existing = hooks.get(event, [])
         if not isinstance(existing, list):
             raise ValidationError(f"'hooks.{event}' in .claude/settings.json is not a list; nothing was changed.")
@@ -144,15 +159,18 @@ class PlannedFile:
         return json.dumps(self.after, indent=2, ensure_ascii=False) + "\n"
 
 
-def plan_claude_code(root: str, command: list[str] | None = None) -> list[PlannedFile]:
-    """What ``install claude-code`` would write, without writing it."""
+def plan_claude_code(
+    root: str, command: list[str] | None = None, gate_words: list[str] | None = None
+) -> list[PlannedFile]:
+    """What ``install claude-code`` would write, without writing it. ``command`` runs paw-tui
+    (the MCP server), ``gate_words`` the hook (default: :func:`gate_command`)."""
     words = command or paw_command()
     settings_path = os.path.join(root, ".claude", "settings.json")
     mcp_path = os.path.join(root, ".mcp.json")
     settings = _load_json_object(settings_path)
     mcp = _load_json_object(mcp_path)
     return [
-        PlannedFile(settings_path, settings, merge_claude_settings(settings, words)),
+        PlannedFile(settings_path, settings, merge_claude_settings(settings, gate_words)),
         PlannedFile(mcp_path, mcp, merge_mcp_config(mcp, words)),
     ]
 

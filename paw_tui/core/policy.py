@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 
 from paw_tui import __version__
 from paw_tui.core.governance import GOVERNANCE_FILE, Governance
 from paw_tui.core.hashing import sha256
 from paw_tui.core.intents import INTENTS_FILE, SELECTABLE, Intent
-from paw_tui.core.textfile import MAX_FILE_BYTES, describe_os_error, read_bytes_limited
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -133,14 +133,33 @@ class Policy:
         )
 
 
+MAX_SOURCE_BYTES = 1024 * 1024
+
+
 def _read_source(path: str, shown: str) -> tuple[bytes | None, str | None]:
     """The file's bytes (None when missing) and a problem when it cannot be read."""
     try:
-        return read_bytes_limited(path, MAX_FILE_BYTES), None
+        # O_NONBLOCK: a FIFO planted in place of the file must not hang the gate (a hook that
+        # times out lets the tool run).
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        try:
+            mode = os.fstat(fd).st_mode
+            if stat.S_ISDIR(mode):
+                raise IsADirectoryError(21, "is a directory", path)
+            if not stat.S_ISREG(mode):
+                raise OSError(22, "not a regular file", path)
+            data = os.read(fd, MAX_SOURCE_BYTES + 1)
+        finally:
+            os.close(fd)
     except (FileNotFoundError, NotADirectoryError):
         return None, None
     except OSError as exc:
+        from paw_tui.core.textfile import describe_os_error
+
         return b"", f"{shown}: cannot be read: {describe_os_error(exc, path)}"
+    if len(data) > MAX_SOURCE_BYTES:
+        return b"", f"{shown}: cannot be read: it is larger than the 1 MiB limit"
+    return data, None
 
 
 def policy_key(intents: bytes | None, governance: bytes | None) -> str:
@@ -169,13 +188,21 @@ def load_policy(root: str, *, use_cache: bool = True) -> Policy:
 
 
 def _load_cache(root: str, cache_path: str, key: str) -> Policy | None:
+    from paw_tui.core.errors import PawError
+
     try:
         with open(cache_path, "rb") as handle:
             data = json.loads(handle.read())
         if data.get("format") != CACHE_FORMAT or data.get("key") != key:
             return None
-        return Policy.from_cache(root, data)
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        policy = Policy.from_cache(root, data)
+        # Rebuild every compiled scope now: a cache written by another version of the scope
+        # compiler must send us down the slow path, not deny every tool later.
+        for intent in policy.intents:
+            policy.scope(intent.id)
+        policy.protected_scope()
+        return policy
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, PawError):
         return None  # a missing, stale, torn or foreign cache: rebuild it
 
 

@@ -120,9 +120,10 @@ def pre_tool(state: WorkspaceState, event: GateEvent) -> Decision:
     checker = policy.checker(intent)
     shown: list[str] = []
     targets = _targets(event, kind)
-    for path, cwd, subtree in targets:
+    for path, cwd, subtree, directory in targets:
         try:
-            verdict = checker.check(path, cwd=cwd or event.cwd or state.root, subtree=subtree)
+            verdict = checker.check(path, cwd=cwd or event.cwd or state.root, subtree=subtree,
+                                    directory=directory)
         except ValueError as exc:  # a path we cannot reason about: NUL, empty
             return _deny(state, event, str(exc), intent.id, _given_paths(state, event))
         shown.append(verdict.path)
@@ -165,8 +166,10 @@ def _held_intent(
     return intent, None
 
 
-def _targets(event: GateEvent, kind: str) -> list[tuple[str, str | None, bool]]:
-    """``(path, cwd, subtree)`` for every path the call would write."""
+def _targets(event: GateEvent, kind: str) -> list[tuple[str, str | None, bool, bool]]:
+    """``(path, cwd, subtree, directory)`` for every path the call would write: ``subtree``
+    for removals and moves (they take a directory's contents along), ``directory`` for
+    ``mkdir`` (``dir/**`` owns the directory it creates)."""
     if kind == tools.SHELL:
         if not event.command:
             return []
@@ -175,8 +178,8 @@ def _targets(event: GateEvent, kind: str) -> list[tuple[str, str | None, bool]]:
         found = write_targets(event.command, event.cwd or os.getcwd())
         if found is None:
             return []  # cannot be tokenised: allowed under an active intent (DESIGN §6)
-        return [(t.path, t.cwd, t.how in ("rm", "mv", "rmdir")) for t in found]
-    return [(path, event.cwd, False) for path in event.paths]
+        return [(t.path, t.cwd, t.how in ("rm", "mv", "rmdir"), t.how == "mkdir") for t in found]
+    return [(path, event.cwd, False, False) for path in event.paths]
 
 
 def session_context(state: WorkspaceState, event: GateEvent) -> str:

@@ -76,6 +76,14 @@ def _parse_args(argv: Sequence[str]) -> tuple[str, str | None, list[str]]:
 
 
 def _find_root(event: GateEvent, workspaces: list[str], environ: Mapping[str, str]) -> str | None:
+    # The common case (Claude Code sets CLAUDE_PROJECT_DIR) needs neither the platform nor
+    # the ancestor search: keep their imports off the hot path.
+    if not workspaces:
+        for name in ("PAW_WORKSPACE_PATH", "CLAUDE_PROJECT_DIR"):
+            value = (environ.get(name) or "").strip()
+            if value:
+                base = event.cwd if event.cwd and os.path.isdir(event.cwd) else os.getcwd()
+                return os.path.normpath(os.path.join(base, os.path.expanduser(value)))
     from paw_tui.core.platform import PlatformProbe, home_directory
     from paw_tui.core.workspace import discover_roots
 
@@ -192,3 +200,8 @@ def main(argv: Sequence[str]) -> int:
         sys.stderr.write(answer.stderr)
         sys.stderr.flush()
     return answer.exit_code
+
+
+def run() -> None:
+    """Entry point of the hook command ``python -c "from paw_tui.gate.main import run; run()"``."""
+    sys.exit(main(sys.argv[1:]))

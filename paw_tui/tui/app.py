@@ -8,6 +8,7 @@ import time
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
+from textual.containers import Grid
 from textual.widgets import DataTable, Footer, Header, Input
 
 from paw_tui.tui.approvals_watch import PendingApprovals, pending_ids
@@ -53,16 +54,18 @@ class PawApp(App[None]):
         self.watching_approvals = watch_approvals
         self.pending: list = []  # type: ignore[type-arg]
         self.context_blocks: dict[str, str] = {}
+        self.intent_names: dict[str, str] = {}
         self.dismissed: set[str] = set()
         self.open_request: str | None = None
         self.sub_title = self.root
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield InstructionsPane(self.root, self.user_dir, id="instructions")
-        yield IntentsPane(self.root, id="intents")
-        yield ScopePane(self.root, id="scope")
-        yield TracePane(self.root, id="trace")
+        with Grid(id="panes"):
+            yield InstructionsPane(self.root, self.user_dir, id="instructions")
+            yield IntentsPane(self.root, id="intents")
+            yield ScopePane(self.root, id="scope")
+            yield TracePane(self.root, id="trace")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -71,15 +74,29 @@ class PawApp(App[None]):
             self.watch_approvals()
 
     # -- panes talking to each other ---------------------------------------------------------
+    def _panes(self) -> tuple[IntentsPane, ScopePane] | None:
+        """The intents and scope panes, or None while the main screen is not up (a worker's
+        message can arrive while the app is closing)."""
+        if not self.screen_stack:
+            return None
+        main = self.screen_stack[0]  # the panes live there, whatever modal is on top
+        intents = main.query(IntentsPane)
+        scope = main.query(ScopePane)
+        if not intents or not scope:
+            return None
+        return intents.first(), scope.first()
+
     @on(IntentHighlighted)
     def _intent_highlighted(self, message: IntentHighlighted) -> None:
-        intents = self.query_one(IntentsPane)
-        self.query_one(ScopePane).show(intents.policy, message.intent_id)
+        panes = self._panes()
+        if panes is not None:
+            panes[1].show(panes[0].policy, message.intent_id)
 
     @on(IntentsPane.Loaded)
     def _intents_loaded(self, message: IntentsPane.Loaded) -> None:
-        intents = self.query_one(IntentsPane)
-        self.query_one(ScopePane).show(message.policy, intents.highlighted)
+        panes = self._panes()
+        if panes is not None:
+            panes[1].show(message.policy, panes[0].highlighted)
 
     @on(TraceView.Opened)
     def _open_record(self, message: TraceView.Opened) -> None:
@@ -115,6 +132,7 @@ class PawApp(App[None]):
             if request.id in self.context_blocks:
                 continue
             intent = state.policy.intent(request.intent_id)
+            self.intent_names[request.intent_id] = intent.name if intent is not None else ""
             self.context_blocks[request.id] = (
                 intent_context_block(state, intent) if intent is not None else f"(intent {request.intent_id} is no longer defined)"
             )
@@ -137,11 +155,7 @@ class PawApp(App[None]):
         for request in self.pending:
             if request.id in self.dismissed:
                 continue
-            policy_intent = self.query_one(IntentsPane).policy
-            name = ""
-            if policy_intent is not None and policy_intent.valid:
-                intent = policy_intent.intent(request.intent_id)
-                name = intent.name if intent else ""
+            name = self.intent_names.get(request.intent_id, "")
             self.open_request = request.id
             modal = ApprovalModal(request.id, request.session_id, request.intent_id, name,
                                   self.context_blocks.get(request.id, ""))

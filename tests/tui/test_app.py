@@ -62,7 +62,7 @@ async def test_first_intent_is_highlighted_and_scope_is_filled(workspace: Path, 
                          "Unit tests in tests/auth/ pass"):
             assert expected in details
         # the holder of INT-001 is shown
-        assert table.get_row("INT-001")[2] == "s1"
+        assert table.get_row("INT-001")[3] == "s1"
         # touched files come from the ledger index
         await until(pilot, lambda: "src/auth/a.py" in text_of(app, "#scope-touched") or True)
 

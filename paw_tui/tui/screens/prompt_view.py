@@ -40,12 +40,12 @@ class PromptView(Screen[None]):
         with Vertical(id="prompt-view"):
             yield Label("Assembled prompt — what the gate injects on SessionStart and every UserPromptSubmit",
                         id="prompt-title")
-            yield Select[str]([], prompt="session", id="prompt-session")
+            yield Select[str]([], prompt="session", id="prompt-session", compact=True)
             table: DataTable[str] = DataTable(id="prompt-layers", cursor_type="row")
             yield table
             with VerticalScroll(id="prompt-text-scroll"):
                 yield Static("", id="prompt-text", markup=False)
-            yield Input(placeholder="supervisor instruction (enter: set for this session)", id="supervisor-input")
+            yield Input(placeholder="supervisor instruction (enter: set for this session)", id="supervisor-input", compact=True)
             with Horizontal(id="supervisor-buttons"):
                 yield Button("Set for this session", id="set-session", variant="primary")
                 yield Button("Set for every session", id="set-global")

@@ -108,9 +108,9 @@ class InstructionsPane(Vertical):
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="instructions-pickers"):
-            yield Select[str]([], prompt="agent", id="agent-select")
-            yield Select[str]([], prompt="work item", id="work-select")
-        yield Input(placeholder="or type an agent name", id="agent-input")
+            yield Select[str]([], prompt="agent", id="agent-select", compact=True)
+            yield Select[str]([], prompt="work item", id="work-select", compact=True)
+        yield Input(placeholder="or type an agent name", id="agent-input", compact=True)
         table: DataTable[str] = DataTable(id="layers-table", cursor_type="row")
         yield table
         with VerticalScroll(id="context-scroll"):

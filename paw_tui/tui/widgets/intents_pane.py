@@ -63,7 +63,7 @@ class IntentsPane(Vertical):
         self.border_title = "Intents"
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder="filter intents…  (/)", id="intent-filter")
+        yield Input(placeholder="filter intents…  (/)", id="intent-filter", compact=True)
         yield Static("", id="intent-problems")
         table: DataTable[str] = DataTable(id="intents-table", cursor_type="row", zebra_stripes=True)
         yield table
@@ -72,8 +72,8 @@ class IntentsPane(Vertical):
         table = self.query_one(DataTable)
         table.add_column("ID", key="id")
         table.add_column("STATUS", key="status")
-        table.add_column("HELD BY", key="held")
         table.add_column("NAME", key="name")
+        table.add_column("HELD BY", key="held")
         self.reload()
         self.watch_files()
 
@@ -137,11 +137,12 @@ class IntentsPane(Vertical):
         table.clear()
         intents = self.visible_intents()
         for intent in intents:
+            holder = self.held.get(intent.id, "-")
             table.add_row(
                 intent.id,
                 Text(intent.status, style=STATUS_STYLES.get(intent.status, "")),
-                self.held.get(intent.id, "-"),
-                intent.name,
+                intent.name if len(intent.name) <= 40 else intent.name[:39] + "…",
+                holder if len(holder) <= 14 else holder[:13] + "…",
                 key=intent.id,
             )
         ids = [intent.id for intent in intents]

@@ -33,7 +33,7 @@ class ScopePane(Vertical):
         with VerticalScroll(id="scope-body"):
             yield Static("No intent highlighted.", id="scope-details")
             yield Static("", id="scope-touched")
-        yield Input(placeholder="test a path, e.g. src/app.py", id="scope-test")
+        yield Input(placeholder="test a path, e.g. src/app.py", id="scope-test", compact=True)
         yield Static("", id="scope-result")
 
     def show(self, policy: Policy | None, intent_id: str | None) -> None:

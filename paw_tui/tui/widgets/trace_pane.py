@@ -77,7 +77,7 @@ class TracePane(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static("", id="trace-status")
-        yield Input(placeholder="filter: intent:ID session:S decision:deny  (/ to focus)", id="trace-filter")
+        yield Input(placeholder="filter: intent:ID session:S decision:deny  (/ to focus)", id="trace-filter", compact=True)
         yield TraceView(self.index, id="trace-view")
 
     @property

@@ -29,23 +29,29 @@ DIM = Style(dim=True)
 WIDTH = 400  # virtual width; lines are cropped to the view
 
 
+def _clip(value: object, width: int) -> str:
+    text = str(value or "-")
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 def format_line(record: dict[str, object] | None) -> tuple[str, str | None]:
-    """The text of one record's line and its decision."""
+    """The text of one record's line and its decision: seq, time, event, decision, intent,
+    session, tool and paths, in columns narrow enough for half an 80-column terminal."""
     if record is None:
         return "(not a JSON record)", None
     ts = str(record.get("ts") or "")
-    when = ts[5:19].replace("T", " ") if len(ts) >= 19 else ts
+    when = ts[11:19] if len(ts) >= 19 else ts
     paths = record.get("paths")
     shown_paths = ", ".join(str(p) for p in paths) if isinstance(paths, list) else ""
     decision = record.get("decision")
     parts = [
-        f"{record.get('seq', '?'):>7}",
+        f"{record.get('seq', '?'):>6}",
         when,
-        f"{str(record.get('event') or '-'):<20}",
+        f"{_clip(record.get('event'), 18):<18}",
         f"{str(decision or ''):<7}",
-        f"{str(record.get('intent_id') or '-'):<10}",
-        f"{str(record.get('session_id') or '-')[:14]:<14}",
-        f"{str(record.get('tool') or '-')[:22]:<22}",
+        f"{_clip(record.get('intent_id'), 9):<9}",
+        f"{_clip(record.get('session_id'), 9):<9}",
+        f"{_clip(record.get('tool'), 16):<16}",
         shown_paths,
     ]
     return " ".join(parts), decision if isinstance(decision, str) else None

@@ -1,0 +1,62 @@
+"""Reproducible scenes of the real app on the demo workspace, for the README screenshots
+(``scripts/screenshots.py``) and the snapshot tests. Each scene is the app plus the steps
+that bring it to the state shown; nothing is drawn by hand."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+from textual.pilot import Pilot
+from textual.widgets import Input
+
+from paw_tui.demo import DemoWorkspace, copy_demo_workspace
+from paw_tui.tui.app import PawApp
+from paw_tui.tui.dialogs.approval import ApprovalModal
+from paw_tui.tui.widgets.trace_view import TraceView
+
+SIZE = (130, 40)
+SCENES = ("main", "approval", "trace-denials")
+
+
+def prepare_demo(base: str) -> DemoWorkspace:
+    """A fresh copy of the demo at ``base`` (a fixed path keeps the pictures stable)."""
+    if os.path.isdir(base):
+        shutil.rmtree(base)
+    os.makedirs(base)
+    demo = copy_demo_workspace(base)
+    for name, value in demo.environ().items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+    return demo
+
+
+def build_app(scene: str, demo: DemoWorkspace) -> PawApp:
+    user_dir = os.path.join(demo.user_home, ".paw", "instructions")
+    return PawApp(demo.root, user_dir=user_dir, watch_approvals=scene == "approval")
+
+
+async def settle(pilot: Pilot[None], scene: str) -> None:
+    """Run until the scene is complete: data loaded, chain verified, modal composed."""
+    app = pilot.app
+    assert isinstance(app, PawApp)
+    for _ in range(200):
+        await pilot.pause(0.05)
+        view = app.query_one(TraceView)
+        status = str(app.query_one("#trace-status").render())
+        ready = view.row_count > 0 and "verifying" not in status and "indexing" not in status
+        ready = ready and app.query_one("#layers-table").row_count > 0  # type: ignore[attr-defined]
+        if scene == "approval":
+            ready = ready and isinstance(app.screen, ApprovalModal) and bool(app.screen.query("#approval-buttons"))
+        if scene == "trace-denials" and ready:
+            if "match" not in status:
+                await app.run_action("trace_denials")
+                app.query_one(TraceView).focus()
+                continue
+        if ready:
+            break
+    for field in app.query(Input):
+        field.cursor_blink = False
+    await pilot.pause(0.1)

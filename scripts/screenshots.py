@@ -1,0 +1,41 @@
+"""Drive the real app on the demo workspace headlessly and write the README's SVGs.
+
+    python scripts/screenshots.py [--out screenshots]
+
+Every picture comes from the running app (Textual's ``save_screenshot``), never drawn.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+import tempfile
+
+from paw_tui.tui.scenes import SCENES, SIZE, build_app, prepare_demo, settle
+
+
+async def shoot(scene: str, out_dir: str, base: str) -> str:
+    demo = prepare_demo(base)
+    app = build_app(scene, demo)
+    path = os.path.join(out_dir, f"{scene}.svg")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, scene)
+        app.save_screenshot(filename=os.path.basename(path), path=out_dir)
+    return path
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=os.path.join(os.path.dirname(os.path.dirname(__file__)), "screenshots"))
+    options = parser.parse_args()
+    os.makedirs(options.out, exist_ok=True)
+    base = os.path.join(tempfile.gettempdir(), "paw-tui-screenshots")
+    for scene in SCENES:
+        print(asyncio.run(shoot(scene, options.out, base)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
