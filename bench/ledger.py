@@ -180,6 +180,40 @@ def _whole_process(big: Ledger, runs: int, use_current_env: bool, state: str) ->
     )
 
 
+def _select(small: Ledger, big: Ledger, failures: list[str]) -> None:
+    """select_active_intent as the gate runs it, with the intent context block it returns
+    (ledger history and touched files); a fresh session each time (intent sharing allowed)."""
+    from paw_tui.core.handshake import select_active_intent
+    from paw_tui.core.intent_view import intent_context_block
+    from paw_tui.core.workspace_state import WorkspaceState
+
+    print("\n(a2) select_active_intent + intent context block (median of 30, in process)")
+    timings = {}
+    for name, ledger in (("10k", small), ("1M", big)):
+        root = ledger.workspace_root
+        intents = "active_intents:\n" + "".join(
+            f"  - id: {i}\n    name: Intent {i}\n    status: IN_PROGRESS\n    owned_scope: ['src/**']\n" for i in INTENTS
+        )
+        with open(os.path.join(root, ".orchestration", "active_intents.yaml"), "w") as handle:
+            handle.write(intents)
+        with open(os.path.join(root, ".orchestration", "governance.yaml"), "w") as handle:
+            handle.write("intent_sharing: allow\n")
+        counter = iter(range(10**9))
+
+        def select(root: str = root) -> None:
+            state = WorkspaceState(root)
+            selection = select_active_intent(state, f"bench-{next(counter)}", "INT-007", client="bench")
+            assert selection.intent is not None, selection.message
+            intent_context_block(state, selection.intent)
+
+        select()  # warm the policy cache
+        timings[name] = _time_ms(select, 30)
+    ratio = timings["1M"] / timings["10k"]
+    print(f"  {'select_active_intent(INT-007)':46s} 10k {timings['10k']:6.2f} ms   1M {timings['1M']:6.2f} ms   ratio {ratio:4.2f}")
+    if timings["1M"] > TAIL_BUDGET_MS:
+        failures.append(f"select_active_intent took {timings['1M']:.1f} ms > {TAIL_BUDGET_MS} ms")
+
+
 def _appends(big: Ledger, state: str) -> None:
     print("\n(b) append on the 1M ledger (median of 200)")
     record = {
@@ -237,6 +271,7 @@ def main() -> int:
         small = _workspace(root, "small", 10_000)
         big = _workspace(root, "big", args.records)
         _reads(small, big, failures)
+        _select(small, big, failures)
         _whole_process(big, args.runs, args.use_current_env, state)
         _appends(big, state)
         _verify(big, failures)

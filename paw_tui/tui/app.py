@@ -312,5 +312,10 @@ class PawApp(App[None]):
 
 
 def run_app(root: str, *, user_dir: str | None = None) -> int:
+    import sys
+
+    # Background threads (indexing a large ledger) hand the GIL back sooner, so the screen
+    # keeps up with the live tail.
+    sys.setswitchinterval(0.001)
     PawApp(root, user_dir=user_dir).run()
     return 0

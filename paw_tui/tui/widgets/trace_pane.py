@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 import time
 from array import array
 from dataclasses import dataclass
@@ -73,6 +74,9 @@ class TracePane(Vertical):
         self.new_count = 0
         self.chain = "verifying…"
         self.chain_ok = True
+        # Set once a scan has been adopted: until then the follower would read the whole file
+        # as "appended" lines, so it waits.
+        self.ready = threading.Event()
         self.border_title = "Trace"
 
     def compose(self) -> ComposeResult:
@@ -114,6 +118,8 @@ class TracePane(Vertical):
     def follow(self) -> None:
         worker = self._current_worker()
         while worker is None or not worker.is_cancelled:
+            if not self.ready.wait(POLL_SECONDS):
+                continue
             update = self.index.poll()
             if update.kind in (APPENDED, RESET, MISSING):
                 self.post_message(self.Polled(update))
@@ -121,19 +127,29 @@ class TracePane(Vertical):
 
     @work(thread=True, exclusive=True, group="trace-verify", exit_on_error=False)
     def verify(self) -> None:
-        from paw_tui.core.ledger import Ledger
+        """Check the chain in a separate process: hashing a million lines in a thread would
+        hold the GIL and slow the live tail."""
+        import json
+        import subprocess
+        import sys
 
         if not os.path.exists(self.index.path):
             self.post_message(self.Verified("no records yet", True))
             return
-        result = Ledger.for_workspace(self.root).verify()
-        if result.first_bad_line is not None:
-            text = f"broken at line {result.first_bad_line}"
-        elif not result.ok:
-            text = f"head {result.head_status}"
+        command = [sys.executable, "-m", "paw_tui", "trace", "verify", "--json", "--workspace", self.root]
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+            result = json.loads(done.stdout)
+        except (OSError, ValueError, subprocess.SubprocessError) as exc:
+            self.post_message(self.Verified(f"not verified ({type(exc).__name__})", False))
+            return
+        if result.get("first_bad_line") is not None:
+            text = f"broken at line {result['first_bad_line']}"
+        elif not result.get("ok"):
+            text = f"head {result.get('head_status')}"
         else:
             text = "verified"
-        self.post_message(self.Verified(text, result.ok))
+        self.post_message(self.Verified(text, bool(result.get("ok"))))
 
     @work(thread=True, exclusive=True, group="trace-filter", exit_on_error=False)
     def run_filter(self, text: str, generation: int) -> None:
@@ -152,6 +168,7 @@ class TracePane(Vertical):
         if message.generation != self.index.generation:
             return
         self.index.adopt(message.snapshot)
+        self.ready.set()
         if self.filter:
             self.run_filter(self.filter_text, self.index.generation)
         else:
@@ -162,6 +179,7 @@ class TracePane(Vertical):
     def _polled(self, message: Polled) -> None:
         update = message.update
         if update.kind in (RESET, MISSING):
+            self.ready.clear()
             self.index.apply(update)
             self.view.set_rows(None if not self.filter else array("q"))
             self.new_count = 0
