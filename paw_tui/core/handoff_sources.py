@@ -13,6 +13,7 @@ import os
 import re
 
 from paw_tui.core.errors import ValidationError
+from paw_tui.core.json_types import json_type_name
 
 PROJECT_JSON = "docs/project.json"
 CONVENTIONS_MD = "docs/CONVENTIONS.md"
@@ -20,24 +21,6 @@ MAX_SUMMARY_TOKENS = 200
 MIN_SENTENCES = 2
 MAX_SENTENCES = 5
 _WORK_ID = re.compile(r"[a-z0-9-]+")
-
-
-def json_type_name(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return type(value).__name__
 
 
 def count_tokens(text: str) -> int:

@@ -18,6 +18,7 @@ import os
 
 from paw_tui.core.errors import ValidationError
 from paw_tui.core.hashing import sha256_hex
+from paw_tui.core.json_types import json_type_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -64,22 +65,6 @@ class ToolDefinition:
         return f"ToolDefinition({self.name!r})"
 
 
-def _json_type(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
-
-
 def _label(entry: object, index: int | None) -> str:
     """``tools[2] ('get_weather')``: how an error names the entry at fault."""
     where = "the entry" if index is None else f"tools[{index}]"
@@ -105,16 +90,16 @@ def _check_schema(
     if schema is None:
         return {}
     if not isinstance(schema, dict):
-        raise _fail(entry, index, source, f"'{what}' must be a JSON object, not {_json_type(schema)}")
+        raise _fail(entry, index, source, f"'{what}' must be a JSON object, not {json_type_name(schema)}")
     properties = schema.get("properties")
     if properties is not None:
         if not isinstance(properties, dict):
-            raise _fail(entry, index, source, f"'{what}.properties' must be a JSON object, not {_json_type(properties)}")
+            raise _fail(entry, index, source, f"'{what}.properties' must be a JSON object, not {json_type_name(properties)}")
         for prop, prop_schema in properties.items():
             if not isinstance(prop_schema, (dict, bool)):
                 raise _fail(entry, index, source,
                             f"the schema of property '{prop}' in '{what}' must be a JSON object, "
-                            f"not {_json_type(prop_schema)}")
+                            f"not {json_type_name(prop_schema)}")
             if isinstance(prop_schema, dict):
                 description = prop_schema.get("description")
                 if description is not None and not isinstance(description, str):
@@ -150,13 +135,13 @@ def normalise_tool(entry: object, index: int | None = None, source: str | None =
     if isinstance(entry, ToolDefinition):
         return entry
     if not isinstance(entry, dict):
-        raise _fail(entry, index, source, f"a tool definition must be a JSON object, not {_json_type(entry)}")
+        raise _fail(entry, index, source, f"a tool definition must be a JSON object, not {json_type_name(entry)}")
     body: dict[str, object] = entry
     input_key = "inputSchema"
     if "function" in entry:  # OpenAI chat completions: the definition is nested
         inner = entry["function"]
         if not isinstance(inner, dict):
-            raise _fail(entry, index, source, f"'function' must be a JSON object, not {_json_type(inner)}")
+            raise _fail(entry, index, source, f"'function' must be a JSON object, not {json_type_name(inner)}")
         body = inner
         input_key = "parameters"
     else:
@@ -169,7 +154,7 @@ def normalise_tool(entry: object, index: int | None = None, source: str | None =
         raise _fail(entry, index, source, "'name' must be a non-empty string")
     description = body.get("description")
     if description is not None and not isinstance(description, str):
-        raise _fail(entry, index, source, f"'description' must be a string, not {_json_type(description)}")
+        raise _fail(entry, index, source, f"'description' must be a string, not {json_type_name(description)}")
     input_schema = _check_schema(body.get(input_key), input_key, entry, index, source)
     output_key = "outputSchema" if "outputSchema" in body else "output_schema"
     output_raw = body.get(output_key)
@@ -209,7 +194,7 @@ def load_tool_definitions(data: object, source: str | None = None) -> list[ToolD
     if not isinstance(entries, list):
         raise ValidationError(
             f"{prefix}expected a JSON list of tool definitions or an object with a 'tools' list, "
-            f"not {_json_type(entries)}."
+            f"not {json_type_name(entries)}."
         )
     tools: list[ToolDefinition] = []
     seen: dict[str, int] = {}
@@ -285,11 +270,11 @@ def type_label(schema: object, depth: int = 0) -> str:
     if isinstance(values, list) and values:
         kinds: list[str] = []
         for value in values:
-            if _json_type(value) not in kinds:
-                kinds.append(_json_type(value))
+            if json_type_name(value) not in kinds:
+                kinds.append(json_type_name(value))
         return " | ".join(kinds)
     if "const" in schema:
-        return _json_type(schema["const"])
+        return json_type_name(schema["const"])
     return "any"
 
 
