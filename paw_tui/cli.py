@@ -123,6 +123,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         from paw_tui.gate.main import main as gate_main
 
         return gate_main(args_list[1:])
+    if args_list[:1] == ["context"]:
+        from paw_tui.commands.context import fast_args
+
+        fast = fast_args(args_list[1:])
+        if fast is not None:
+            return _run(fast, bool(fast.debug))
     chosen = _chosen_command(args_list)
     if chosen is None and not any(a in ("-h", "--help", "--version") for a in args_list):
         # Plain 'paw-tui' (with or without --workspace) opens the TUI.
@@ -139,6 +145,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if leading:
         args.workspace = list(leading) + list(getattr(args, "workspace", None) or [])
     debug = bool(getattr(args, "debug", False)) or "--debug" in args_list
+    return _run(args, debug)
+
+
+def _run(args: argparse.Namespace, debug: bool) -> int:
+    """Run the chosen command, turning failures into one line and an exit code."""
     from paw_tui.core.errors import PawError
 
     try:

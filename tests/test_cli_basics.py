@@ -104,3 +104,44 @@ def test_console_script_is_installed(tmp_path) -> None:
     out = subprocess.run([script, "--version"], capture_output=True, text=True, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == f"paw-tui {paw_tui.__version__}"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["auth-system", "--agent", "Planner"],
+        ["--agent", "Planner", "auth-system", "--json"],
+        ["auth-system", "--agent=PAW-02B Impl Planner", "-w", "a", "--workspace", "b", "--workspace=c"],
+        ["auth-system", "--agent", "", "--debug"],
+    ],
+)
+def test_context_fast_path_parses_like_argparse(argv: list[str]) -> None:
+    from paw_tui.cli import build_parser
+    from paw_tui.commands.context import fast_args
+
+    fast = fast_args(argv)
+    assert fast is not None
+    slow = build_parser("context").parse_args(["context", *argv])
+    for name in ("work_id", "agent", "json", "debug", "workspace"):
+        assert getattr(fast, name) == getattr(slow, name), name
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["auth-system"],
+        ["--agent", "x"],
+        ["a", "b", "--agent", "x"],
+        ["a", "--agent"],
+        ["a", "--agent", "-x"],
+        ["a", "--agent", "x", "--agent", "y"],
+        ["a", "--agent", "x", "--help"],
+        ["a", "--ag", "x"],
+        ["a", "--agent", "x", "-w"],
+    ],
+)
+def test_context_fast_path_leaves_the_rest_to_argparse(argv: list[str]) -> None:
+    from paw_tui.commands.context import fast_args
+
+    assert fast_args(argv) is None

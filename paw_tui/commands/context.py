@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-import argparse
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
 
 from paw_tui.commands.output import write_json, write_out
 from paw_tui.core.context_format import format_context
@@ -27,6 +29,52 @@ def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.Ar
         "--json", action="store_true", help="print the three file statuses and parsed fields as JSON"
     )
     parser.set_defaults(run=run)
+
+
+def fast_args(argv: list[str]) -> argparse.Namespace | None:
+    """The arguments of the common forms, without building the argparse parser (its
+    formatter, gettext and shutil cost ~10 ms of this command's start-up budget).
+
+    None for anything else (help, an unknown or repeated option, a missing value, a value
+    that looks like an option): argparse then parses and reports exactly as usual.
+    """
+    work_id: str | None = None
+    agent: str | None = None
+    as_json = debug = False
+    workspaces: list[str] = []
+    items = list(argv)
+    while items:
+        arg = items.pop(0)
+        name, eq, inline = arg.partition("=")
+        if arg == "--json":
+            as_json = True
+        elif arg == "--debug":
+            debug = True
+        elif name in ("--agent", "--workspace", "-w") and not (eq and name == "-w"):
+            if eq:
+                value = inline
+            elif items and not items[0].startswith("-"):
+                value = items.pop(0)
+            else:
+                return None
+            if name == "--agent":
+                if agent is not None:
+                    return None
+                agent = value
+            else:
+                workspaces.append(value)
+        elif arg.startswith("-") or work_id is not None:
+            return None
+        else:
+            work_id = arg
+    if work_id is None or agent is None:
+        return None
+    import types
+
+    return types.SimpleNamespace(  # type: ignore[return-value]
+        command="context", work_id=work_id, agent=agent, json=as_json, debug=debug,
+        workspace=workspaces or None, run=run,
+    )
 
 
 def run(args: argparse.Namespace) -> int:

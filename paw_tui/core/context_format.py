@@ -86,12 +86,20 @@ def format_context(result: ContextResult) -> str:
     return "\n\n".join(present)
 
 
-_SECTION_BLOCK = re.compile(
-    r"^<(workspace_instructions|user_instructions|workflow_context)>\n(.*?)\n</\1>$",
-    re.MULTILINE | re.DOTALL,
-)
-_WARNING_TAIL = re.compile(r"(?:^|\n)<warning>(.*)</warning>\Z", re.DOTALL)
-_FENCED = re.compile(r"\A(`{3,})markdown\n(.*)\n\1\Z", re.DOTALL)
+_PARSERS: list[re.Pattern[str]] = []  # compiled on first use: only readers of the text need them
+
+
+def _parsers() -> list[re.Pattern[str]]:
+    if not _PARSERS:
+        _PARSERS.extend([
+            re.compile(
+                r"^<(workspace_instructions|user_instructions|workflow_context)>\n(.*?)\n</\1>$",
+                re.MULTILINE | re.DOTALL,
+            ),
+            re.compile(r"(?:^|\n)<warning>(.*)</warning>\Z", re.DOTALL),
+            re.compile(r"\A(`{3,})markdown\n(.*)\n\1\Z", re.DOTALL),
+        ])
+    return _PARSERS
 
 
 def parse_context_text(text: str) -> dict[str, dict[str, str | None]]:
@@ -99,16 +107,17 @@ def parse_context_text(text: str) -> dict[str, dict[str, str | None]]:
 
     For agent builders who post-process the tool's text, and for the round-trip tests.
     """
+    section_block, warning_tail, fenced_block = _parsers()
     parsed: dict[str, dict[str, str | None]] = {}
-    for match in _SECTION_BLOCK.finditer(text):
+    for match in section_block.finditer(text):
         name, body = match.group(1), match.group(2)
         warning: str | None = None
-        tail = _WARNING_TAIL.search(body)
+        tail = warning_tail.search(body)
         if tail:
             warning = restore_tags(tail.group(1))
             body = body[: tail.start()]
         if name == "workflow_context" and body:
-            fenced = _FENCED.match(body)
+            fenced = fenced_block.match(body)
             if fenced:
                 body = fenced.group(2)
         parsed[name] = {"content": restore_tags(body), "warning": warning}

@@ -6,8 +6,6 @@ policy cache. Parsing (:func:`parse_intents`) uses PyYAML and runs only on the s
 
 from __future__ import annotations
 
-import re
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from paw_tui.core.yaml_nodes import Problem
@@ -171,6 +169,8 @@ def _parse_entry(reader, entry):  # type: ignore[no-untyped-def]
     intent_id = reader.string(nodes["id"], "'id'")
     if intent_id is not None:
         intent_id = intent_id.strip()
+        import re
+
         if not re.fullmatch(ID_PATTERN, intent_id):
             reader.problem(
                 nodes["id"],

@@ -38,7 +38,6 @@ modules, imported only when used.
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 import time
@@ -59,6 +58,7 @@ from paw_tui.core.ledger_io import (
     os_reason,
 )
 from paw_tui.core.locking import FileLock, LockError, LockTimeout
+from paw_tui.core import fastjson as json  # json's API without importing re (~15 ms)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -19,10 +19,10 @@ behind or disagreeing with the head (``truncated``, ``rewritten``) or the head u
 
 from __future__ import annotations
 
-import json
 import os
 
 from paw_tui.core.ledger_io import OPEN_FLAGS, LedgerError, os_reason, read_at, sha256_hex, write_at
+from paw_tui.core import fastjson as json  # json's API without importing re (~15 ms)
 
 SLOT = 256
 SLOTS = 2

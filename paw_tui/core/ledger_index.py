@@ -22,12 +22,12 @@ the start), and :func:`index_status` reports it, so a caller that can afford a f
 
 from __future__ import annotations
 
-import json
 import os
 
 from paw_tui.core.ledger import EVENT_MUTATION
 from paw_tui.core.ledger_io import OPEN_FLAGS, LedgerError, read_at, sha256_hex, write_state_file
 from paw_tui.core.locking import FileLock, LockError
+from paw_tui.core import fastjson as json  # json's API without importing re (~15 ms)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

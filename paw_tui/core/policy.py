@@ -11,7 +11,6 @@ and rewrites the cache atomically; the cache can always be deleted.
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 
@@ -19,6 +18,7 @@ from paw_tui import __version__
 from paw_tui.core.governance import GOVERNANCE_FILE, Governance
 from paw_tui.core.hashing import sha256
 from paw_tui.core.intents import INTENTS_FILE, SELECTABLE, Intent
+from paw_tui.core import fastjson as json  # json's API without importing re (~15 ms)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -8,14 +8,13 @@ intent, approving, releasing) run under :func:`state_lock`.
 
 from __future__ import annotations
 
-import json
 import os
-import re
 import time
 
 from paw_tui.core.fsutil import atomic_write
 from paw_tui.core.hashing import sha256_hex
 from paw_tui.core.locking import FileLock
+from paw_tui.core import fastjson as json  # json's API without importing re (~15 ms)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -26,7 +25,7 @@ STATE_LOCK = os.path.join(".orchestration", ".cache", "state.lock")
 ACTIVE = "active"
 PENDING_APPROVAL = "pending_approval"
 NONE = "none"
-_SAFE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+_SAFE_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
 # Re-writing the record on every event would cost a write per tool call; liveness at a
 # minute's resolution is plenty for a TTL measured in hours.
 TOUCH_INTERVAL = 60.0
@@ -94,7 +93,8 @@ class Session:
 
 def session_file_name(session_id: str) -> str:
     """A file name for any session id: the id itself when it is tame, else a digest."""
-    if _SAFE_ID.fullmatch(session_id):
+    # [A-Za-z0-9][A-Za-z0-9._-]{0,127}, checked without importing re
+    if 0 < len(session_id) <= 128 and session_id[0].isascii() and session_id[0].isalnum() and set(session_id) <= _SAFE_CHARS:
         return session_id + ".json"
     return "h-" + sha256_hex(session_id.encode("utf-8", "surrogatepass"))[:40] + ".json"
 
@@ -121,7 +121,7 @@ def load_session(root: str, session_id: str) -> Session | None:
 
 def save_session(root: str, session: Session) -> None:
     os.makedirs(os.path.join(root, SESSIONS_DIR), exist_ok=True)
-    data = json.dumps(session.to_dict(), ensure_ascii=False, indent=1)
+    data = json.dumps(session.to_dict(), ensure_ascii=False, separators=(",", ":"))
     atomic_write(session_path(root, session.session_id), data.encode("utf-8"))
 
 

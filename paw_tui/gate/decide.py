@@ -201,6 +201,11 @@ def session_context(state: WorkspaceState, event: GateEvent) -> str:
 
 def _guidance(state: WorkspaceState, event: GateEvent, tool: str, session: Session | None) -> str | None:
     """Execution instructions for the tool, if it has any (DESIGN §8); never blocks."""
+    governance = state.policy.governance
+    if not governance.tool_instructions and not any(
+        os.path.isdir(os.path.join(state.root, folder)) for folder in (os.path.join(".paw", "tools"), "tools")
+    ):
+        return None  # nowhere to find any: skip importing the template machinery
     try:
         from paw_tui.core.exec_instructions import execution_instructions, guidance_message
 

@@ -8,12 +8,12 @@ exit 2; on broken state they say so in the injected context instead.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 
 from paw_tui.gate.clients import claude_code
 from paw_tui.gate.events import POST_TOOL, PRE_TOOL, PROMPT, SESSION_END, SESSION_START, Answer, PayloadError
+from paw_tui.core import fastjson as json  # json's API without importing re (~15 ms)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -10,7 +10,6 @@ permission prompts. Only PreToolUse can deny: SessionStart and UserPromptSubmit 
 
 from __future__ import annotations
 
-import json
 
 from paw_tui.gate import tools
 from paw_tui.gate.events import (
@@ -24,6 +23,7 @@ from paw_tui.gate.events import (
     GateEvent,
     PayloadError,
 )
+from paw_tui.core import fastjson as json  # json's API without importing re (~15 ms)
 
 NAME = "claude-code"
 EVENT_NAMES = {

@@ -8,10 +8,10 @@ In: ``{"event": "pre_tool"|"post_tool"|"session_start"|"prompt"|"session_end",
 
 from __future__ import annotations
 
-import json
 
 from paw_tui.gate import tools
 from paw_tui.gate.events import EVENTS, PRE_TOOL, Answer, Decision, GateEvent, PayloadError
+from paw_tui.core import fastjson as json  # json's API without importing re (~15 ms)
 
 NAME = "generic"
 
