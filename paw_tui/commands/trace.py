@@ -53,7 +53,7 @@ def format_record(record: dict[str, object]) -> str:
     ]
     line = "  ".join(part for part in parts if part)
     reason = record.get("reason")
-    if reason and record.get("decision") == "deny":
+    if reason and record.get("decision") != "allow":
         line += f"  — {reason}"
     return line
 

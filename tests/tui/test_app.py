@@ -87,6 +87,20 @@ async def test_intent_filter_narrows_as_you_type(workspace: Path, user_dir: str)
 
 
 @pytest.mark.anyio
+async def test_vim_keys_move_through_the_intents(workspace: Path, user_dir: str) -> None:
+    app = PawApp(str(workspace), user_dir=user_dir, watch_approvals=False)
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.query_one("#intents-table", DataTable)
+        await until(pilot, lambda: table.row_count == 3)
+        table.focus()
+        await pilot.press("j", "j")
+        assert table.cursor_row == 2
+        await until(pilot, lambda: "INT-003" in text_of(app, "#scope-details"))
+        await pilot.press("k")
+        assert table.cursor_row == 1
+
+
+@pytest.mark.anyio
 async def test_path_tester_names_the_deciding_pattern(workspace: Path, user_dir: str) -> None:
     app = PawApp(str(workspace), user_dir=user_dir, watch_approvals=False)
     async with app.run_test(size=SIZE) as pilot:

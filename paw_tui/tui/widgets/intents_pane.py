@@ -14,6 +14,7 @@ from textual.widgets import DataTable, Input, Static
 
 from paw_tui.core.policy import Policy, load_policy
 from paw_tui.tui.messages import IntentHighlighted
+from paw_tui.tui.widgets.vim_table import VimDataTable
 
 STATUS_STYLES = {
     "IN_PROGRESS": "bold green",
@@ -65,7 +66,7 @@ class IntentsPane(Vertical):
     def compose(self) -> ComposeResult:
         yield Input(placeholder="filter intents…  (/)", id="intent-filter", compact=True)
         yield Static("", id="intent-problems")
-        table: DataTable[str] = DataTable(id="intents-table", cursor_type="row", zebra_stripes=True)
+        table = VimDataTable(id="intents-table", cursor_type="row", zebra_stripes=True)
         yield table
 
     def on_mount(self) -> None:
