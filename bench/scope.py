@@ -209,7 +209,7 @@ def cold_check(runs: int) -> None:
         for _ in range(runs):
             out = run(code)
             samples.append([float(x) for x in out.stdout.split()])
-    imp, first, second = (statistics.median(column) for column in zip(*samples))
+    imp, first, second = (statistics.median(column) for column in zip(*samples, strict=True))
     print(
         f"  import {imp:.2f} ms; from_json + checker + check of src/auth/jwt.py {first:.2f} ms"
         f" (no regex compiled); then docs/guide/x.md {second:.2f} ms (one regex compiled)"

@@ -2253,7 +2253,7 @@ class Agent:
             final = final.replace(good, bad)
         pieces = BLOCK_BOUNDARY.split(final.rstrip("\n"))
         self.write(rel, pieces[0] + "\n")
-        for separator, piece in zip(pieces[1::2], pieces[2::2]):
+        for separator, piece in zip(pieces[1::2], pieces[2::2], strict=False):
             anchor = unique_tail(self.sim.read(rel))
             self.edit(rel, anchor, anchor.rstrip("\n") + separator + piece + "\n")
 

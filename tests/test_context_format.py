@@ -306,7 +306,7 @@ PROPERTY_SETTINGS = settings(
 def _check_properties(workspace: FileStatus, user: FileStatus, workflow: FileStatus) -> None:
     res = result(workspace, user, workflow)
     text = format_context(res)
-    by_name = dict(zip(SECTIONS, (workspace, user, workflow)))
+    by_name = dict(zip(SECTIONS, (workspace, user, workflow), strict=True))
     present = {name: s for name, s in by_name.items() if s.content or s.error}
 
     # 1. it parses back to the same content and warning, section by section

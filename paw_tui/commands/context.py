@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    import argparse
-
 from paw_tui.commands.output import write_json, write_out
 from paw_tui.core.context_format import format_context
 from paw_tui.core.context_tool import get_context
 from paw_tui.core.platform import PlatformProbe, home_directory, user_instructions_dir
 from paw_tui.core.workspace import discover_roots
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
 
 HELP = "print the paw_get_context response for a work item and an agent"
 DESCRIPTION = """\

@@ -35,7 +35,7 @@ class _DecoderSettings:
 
 
 _WHITESPACE = " \t\n\r"
-_scan = _json.make_scanner(_DecoderSettings()) if _json is not None else None
+_scan = _json.make_scanner(_DecoderSettings()) if _json is not None else None  # type: ignore[arg-type]
 
 
 def loads(data: str | bytes | bytearray) -> object:

@@ -139,7 +139,7 @@ def parse_governance(text: str, file: str) -> tuple[Governance, list[Problem], l
             warnings.problem(key_node, f"unknown option '{key}' (ignored); known options: {', '.join(KNOWN_KEYS)}")
     if reader.problems:
         return Governance(), reader.problems, warnings.problems
-    if "tool_defaults" in {str(k.value) for k, _ in root.value}:  # type: ignore[union-attr]
+    if "tool_defaults" in {str(k.value) for k, _ in root.value}:
         loaded = yaml.safe_load(text) or {}
         values["tool_defaults"] = {
             str(tool): {str(arg): value for arg, value in (args or {}).items()}

@@ -15,6 +15,7 @@ import os
 import re
 
 from paw_tui.core.errors import ValidationError
+from paw_tui.core.json_types import json_type_name
 from paw_tui.core.handoff_sources import (
     CONVENTIONS_MD,
     MAX_SENTENCES,
@@ -25,7 +26,6 @@ from paw_tui.core.handoff_sources import (
     count_tokens,
     fit_summary,
     git_branch,
-    json_type_name,
     prose_sentences,
     read_optional_text,
     read_project_json,
@@ -343,12 +343,13 @@ def parse_handoff(text: str, root: str | None = None) -> HandoffResult:
         return HandoffResult(INVALID, VERSION, reason=f"the <context> block must be a YAML mapping, "
                              f"not {json_type_name(data)} (line {first_line})")
     data = _plain(data)
-    raw_version = data.get("version")  # type: ignore[union-attr]
+    assert isinstance(data, dict)  # _plain keeps a mapping a mapping
+    raw_version = data.get("version")
     if raw_version is not None and _version_of(raw_version) is None:
         return HandoffResult(FALLBACK, raw_version, reason=f"version {json.dumps(raw_version)} is not "
                              "supported (this reader understands version 1)", plan=plan)
     context: dict[str, object] = {"version": VERSION}
-    context.update((key, value) for key, value in data.items() if key != "version")  # type: ignore[union-attr]
+    context.update((key, value) for key, value in data.items() if key != "version")
     missing, problems = check_schema(context, load_schema())
     if missing or problems:
         parts = []

@@ -15,12 +15,13 @@ except ImportError:
         from hashlib import sha256  # type: ignore[assignment,unused-ignore]
 
 PREFIX = "sha256:"
+__all__ = ["PREFIX", "content_hash", "sha256", "sha256_hex"]
 
 
 def sha256_hex(data: bytes) -> str:
-    return sha256(data).hexdigest()
+    return str(sha256(data).hexdigest())
 
 
 def content_hash(data: bytes) -> str:
     """``sha256:<hex>``: the one hash format of the ledger and the indexes."""
-    return PREFIX + sha256(data).hexdigest()
+    return PREFIX + str(sha256(data).hexdigest())

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from paw_tui.core.yaml_nodes import Problem
+    import yaml
+
+    from paw_tui.core.yaml_nodes import NodeReader, Problem
 
 INTENTS_FILE = "active_intents.yaml"
 ROOT_KEYS = ("active_intents", "intents")
@@ -150,7 +152,7 @@ def _problem(file: str, line: int, message: str) -> Problem:
     return Problem(file, line, message)
 
 
-def _parse_entry(reader, entry):  # type: ignore[no-untyped-def]
+def _parse_entry(reader: NodeReader, entry: yaml.Node) -> Intent | None:
     import yaml
 
     from paw_tui.core.yaml_nodes import line_of
@@ -203,7 +205,8 @@ def _parse_entry(reader, entry):  # type: ignore[no-untyped-def]
             values = reader.string_list(nodes[name], f"'{name}' of {where}")
             if values is not None:
                 fields[name] = values
-    for index, pattern in enumerate(fields.get("owned_scope") or []):  # type: ignore[arg-type]
+    scope_patterns: list[str] = fields.get("owned_scope") or []  # type: ignore[assignment]
+    for index, pattern in enumerate(scope_patterns):
         message = glob_problem(pattern)
         if message:
             node = nodes["owned_scope"].value[index]

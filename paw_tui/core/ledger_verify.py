@@ -158,7 +158,7 @@ class _Chain:
         scan, hasher, head_seq = _SCAN, sha256, self.head_seq
         first, prev = self.expected_seq, self.prev
         expected = first
-        for raw, text in zip(raws, texts):
+        for raw, text in zip(raws, texts, strict=True):
             try:
                 record, end = scan(text, 0)
             except (StopIteration, ValueError):
@@ -207,7 +207,7 @@ class _Chain:
     def _feed_counting(self, raws: list[bytes], texts: list[str]) -> None:
         """From the first bad line on: count, and look for the head's line, judging nothing.
         ``last_seq`` is then the last integer ``seq`` seen."""
-        for raw, text in zip(raws, texts):
+        for raw, text in zip(raws, texts, strict=True):
             self.lineno += 1
             record = _parse(text)
             seq = record.get("seq") if type(record) is dict else None

@@ -154,4 +154,4 @@ def user_instructions_dir(probe: PlatformProbe) -> str | None:
     home = home_directory(probe)
     if not home:
         return None
-    return path_module(probe).join(home, ".paw", "instructions")
+    return str(path_module(probe).join(home, ".paw", "instructions"))

@@ -166,7 +166,7 @@ def policy_key(intents: bytes | None, governance: bytes | None) -> str:
     digest = sha256(f"paw-tui {__version__} policy {CACHE_FORMAT}\0".encode())
     for part in (intents, governance):
         digest.update(b"-" if part is None else b"+%d:" % len(part) + part)
-    return digest.hexdigest()
+    return str(digest.hexdigest())
 
 
 def load_policy(root: str, *, use_cache: bool = True) -> Policy:
@@ -193,7 +193,7 @@ def _load_cache(root: str, cache_path: str, key: str) -> Policy | None:
     try:
         with open(cache_path, "rb") as handle:
             data = json.loads(handle.read())
-        if data.get("format") != CACHE_FORMAT or data.get("key") != key:
+        if not isinstance(data, dict) or data.get("format") != CACHE_FORMAT or data.get("key") != key:
             return None
         policy = Policy.from_cache(root, data)
         # Rebuild every compiled scope now: a cache written by another version of the scope

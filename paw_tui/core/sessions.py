@@ -113,7 +113,10 @@ def load_session(root: str, session_id: str) -> Session | None:
     holds no intent: the agent selects again, which fails closed)."""
     try:
         with open(session_path(root, session_id), "rb") as handle:
-            session = Session.from_dict(json.loads(handle.read()))
+            data = json.loads(handle.read())
+        if not isinstance(data, dict):
+            return None
+        session = Session.from_dict(data)
     except (OSError, ValueError, TypeError, AttributeError):
         return None
     return session if session.session_id == session_id else None
@@ -144,7 +147,9 @@ def iter_sessions(root: str) -> Iterator[Session]:
             continue
         try:
             with open(os.path.join(directory, name), "rb") as handle:
-                yield Session.from_dict(json.loads(handle.read()))
+                data = json.loads(handle.read())
+            if isinstance(data, dict):
+                yield Session.from_dict(data)
         except (OSError, ValueError, TypeError, AttributeError):
             continue
 

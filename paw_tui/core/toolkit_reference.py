@@ -185,12 +185,12 @@ def load_tool_definitions(data: object, source: str | None = None) -> list[ToolD
         result = data.get("result")
         if "tools" not in data and isinstance(result, dict) and "tools" in result:
             data = result  # a whole JSON-RPC response to tools/list
-        if "tools" not in data:  # type: ignore[operator]
+        if "tools" not in data:
             raise ValidationError(
                 f"{prefix}expected a JSON list of tool definitions or an object with a 'tools' list "
                 "(an MCP tools/list result), but the object has no 'tools' key."
             )
-        entries = data["tools"]  # type: ignore[index]
+        entries = data["tools"]
     if not isinstance(entries, list):
         raise ValidationError(
             f"{prefix}expected a JSON list of tool definitions or an object with a 'tools' list, "

@@ -45,7 +45,7 @@ class Snapshot:
 
     __slots__ = ("offsets", "end", "complete_from", "identity")
 
-    def __init__(self, offsets: array, end: int, complete_from: int, identity: tuple[int, int] | None) -> None:
+    def __init__(self, offsets: array[int], end: int, complete_from: int, identity: tuple[int, int] | None) -> None:
         self.offsets = offsets
         self.end = end
         self.complete_from = complete_from
@@ -57,7 +57,7 @@ class Update:
 
     __slots__ = ("kind", "offsets", "end", "identity")
 
-    def __init__(self, kind: str, offsets: array | None = None, end: int = 0,
+    def __init__(self, kind: str, offsets: array[int] | None = None, end: int = 0,
                  identity: tuple[int, int] | None = None) -> None:
         self.kind = kind
         self.offsets = offsets if offsets is not None else array("q")
@@ -242,7 +242,7 @@ class TraceIndex:
         return record
 
     def matching(self, needles: Sequence[bytes], should_stop: Callable[[], bool] | None = None,
-                 upto: int | None = None) -> array | None:
+                 upto: int | None = None) -> array[int] | None:
         """Indexes of the lines (of the first ``upto``) holding every byte string of
         ``needles``, streamed in blocks; None when stopped. A cheap pre-filter: the caller
         confirms each hit on the parsed record."""

@@ -19,12 +19,25 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-    from paw_tui.gate.events import GateEvent
+    from typing import Protocol
+
+    from paw_tui.gate.events import Decision, GateEvent
+
+    class ClientAdapter(Protocol):
+        """What every module under ``paw_tui.gate.clients`` provides."""
+
+        NAME: str
+
+        def recognises(self, payload: object) -> bool: ...
+        def parse(self, payload: dict[str, object], event_override: str | None = None) -> GateEvent | None: ...
+        def render(self, event: GateEvent, decision: Decision) -> Answer: ...
+        def deny(self, reason: str) -> Answer: ...
+        def context_only(self, kind: str, text: str) -> Answer: ...
 
 CLIENT_NAMES = ("claude-code", "generic")
 
 
-def _adapter(name: str):  # type: ignore[no-untyped-def]
+def _adapter(name: str) -> ClientAdapter:
     """The client adapter module; generic is imported only when it is used."""
     if name == "generic":
         from paw_tui.gate.clients import generic
@@ -140,7 +153,7 @@ def decide_payload(
     return _decide_event(adapter, event, list(workspaces), env)
 
 
-def _decide_event(adapter, event: GateEvent, workspaces: list[str], env: Mapping[str, str]) -> Answer:  # type: ignore[no-untyped-def]
+def _decide_event(adapter: ClientAdapter, event: GateEvent, workspaces: list[str], env: Mapping[str, str]) -> Answer:
     from paw_tui.gate import tools
 
     def fail(reason: str) -> Answer:

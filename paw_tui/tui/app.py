@@ -210,10 +210,11 @@ class PawApp(App[None]):
         def chosen(status: str | None) -> None:
             if status is None or status == intent.status:
                 return
-            self.push_screen(
-                ConfirmModal(f"Set {intent.id} from {intent.status} to {status}?"),
-                lambda yes: self.set_status(intent.id, status) if yes else None,
-            )
+            def confirmed(yes: bool | None) -> None:
+                if yes:
+                    self.set_status(intent.id, status)
+
+            self.push_screen(ConfirmModal(f"Set {intent.id} from {intent.status} to {status}?"), confirmed)
 
         self.push_screen(ChoiceModal(f"Status of {intent.id} ({intent.status})", list(STATUSES)), chosen)
 

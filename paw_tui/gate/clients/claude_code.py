@@ -25,6 +25,10 @@ from paw_tui.gate.events import (
 )
 from paw_tui.core import fastjson as json  # json's API without importing re (~15 ms)
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
 NAME = "claude-code"
 EVENT_NAMES = {
     "PreToolUse": PRE_TOOL,
@@ -100,7 +104,7 @@ def parse(payload: dict[str, object], event_override: str | None = None) -> Gate
     return event
 
 
-def _json(data: dict[str, object]) -> str:
+def _json(data: Mapping[str, object]) -> str:
     return json.dumps(data, ensure_ascii=False) + "\n"
 
 

@@ -14,6 +14,8 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Input, Static
 
+from textual.worker import Worker
+
 from paw_tui.core.trace_index import APPENDED, MISSING, RESET, Snapshot, TraceIndex, Update, scan_head, scan_tail
 from paw_tui.tui.widgets.trace_view import TraceView
 
@@ -56,7 +58,7 @@ class TracePane(Vertical):
 
     @dataclass
     class Filtered(Message):
-        rows: array | None
+        rows: array[int] | None
         text: str
         generation: int
 
@@ -106,7 +108,7 @@ class TracePane(Vertical):
             if full is not None:
                 self.post_message(self.Loaded(full, generation))
 
-    def _current_worker(self):  # type: ignore[no-untyped-def]
+    def _current_worker(self) -> Worker[None] | None:
         from textual.worker import get_current_worker
 
         try:

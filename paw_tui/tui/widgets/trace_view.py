@@ -101,7 +101,7 @@ class TraceView(ScrollView, can_focus=True):
     def __init__(self, index: TraceIndex, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.index = index
-        self.rows: array | None = None  # None: every line of the index
+        self.rows: array[int] | None = None  # None: every line of the index
         self.following = True
 
     # -- data --------------------------------------------------------------------------------
@@ -112,7 +112,7 @@ class TraceView(ScrollView, can_focus=True):
     def line_of(self, row: int) -> int:
         return row if self.rows is None else self.rows[row]
 
-    def set_rows(self, rows: array | None) -> None:
+    def set_rows(self, rows: array[int] | None) -> None:
         self.rows = rows
         self.data_changed(keep_position=False)
 
