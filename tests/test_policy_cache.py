@@ -111,3 +111,25 @@ def test_mkdir_of_an_owned_directory_is_allowed(root: Path) -> None:
     assert allowed.code == 0, allowed.out
     denied = gate(bash_payload(root, "mkdir -p tests/other", session="s1"))
     assert denied.code == 2
+
+
+def test_a_handshake_on_broken_state_is_one_selection_refused_record(root: Path) -> None:
+    from gatekit import records
+
+    (root / ".orchestration" / "active_intents.yaml").write_text("active_intents: [\n")
+    result = gate(claude_payload("pre_tool_use_select_active_intent", root, session="s1",
+                                 replace_input={"intent_id": "INT-001"}))
+    assert result.code == 2
+    written = records(root)
+    assert [r["event"] for r in written] == ["selection_refused"]
+    assert str(written[0]["reason"]).startswith("Orchestration state unavailable: ")
+
+
+def test_a_shell_denial_before_selection_records_the_visible_targets(root: Path) -> None:
+    from gatekit import bash_payload, records
+
+    result = gate(bash_payload(root, "echo hi > docs/notes.md && rm -rf build", session="s1"))
+    assert result.code == 2
+    (record,) = records(root)
+    assert record["event"] == "tool_denied"
+    assert record["paths"] == ["docs/notes.md", "build"]

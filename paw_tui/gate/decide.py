@@ -75,15 +75,16 @@ def _deny(state: WorkspaceState, event: GateEvent, reason: str, intent_id: str |
     return Decision(False, reason, intent_id)
 
 
-def _given_paths(state: WorkspaceState, event: GateEvent) -> list[str]:
-    """The event's target paths as the ledger shows them: root-relative, or absolute when
-    outside the root (a path that cannot be resolved is kept as given)."""
+def _given_paths(state: WorkspaceState, event: GateEvent, kind: str | None = None) -> list[str]:
+    """The event's target paths as the ledger shows them (a shell command's visible write
+    targets included): root-relative, or absolute when outside the root; a path that cannot
+    be resolved is kept as given."""
     from paw_tui.core.paths import resolve_path
 
     shown = []
-    for path in event.paths:
+    for path, cwd, _subtree, _directory in _targets(event, kind or tools.MUTATING):
         try:
-            shown.append(resolve_path(path, state.root, cwd=event.cwd or state.root).display)
+            shown.append(resolve_path(path, state.root, cwd=cwd or event.cwd or state.root).display)
         except ValueError:
             shown.append(path.replace("\\", "/"))
     return shown
@@ -100,23 +101,27 @@ def pre_tool(state: WorkspaceState, event: GateEvent) -> Decision:
                 paths=_given_paths(state, event) or None, decision="allow",
             )
         return Decision(True)
-    if not policy.valid:
-        return _deny(state, event, policy.unavailable_reason or "Orchestration state unavailable.", None, _given_paths(state, event))
     ttl = policy.governance.session_ttl
     if kind == tools.HANDSHAKE:
+        # Even with broken state: the refusal is the selection's own record (selection_refused).
         from paw_tui.core.handshake import select_active_intent
 
-        _live_session(state, event, ttl)
+        if policy.valid:
+            _live_session(state, event, ttl)
         selection = select_active_intent(
             state, event.session_id, event.tool_input.get("intent_id"), client=event.client
         )
         intent_id = selection.intent.id if selection.intent else None
         return Decision(selection.accepted, None if selection.accepted else selection.message, intent_id)
+    if not policy.valid:
+        return _deny(state, event, policy.unavailable_reason or "Orchestration state unavailable.", None,
+                     _given_paths(state, event, kind))
 
     session = _live_session(state, event, ttl)
     intent, refusal = _held_intent(state, policy, session, tool)
     if intent is None:
-        return _deny(state, event, refusal or NO_INTENT, session.intent_id if session else None, _given_paths(state, event))
+        return _deny(state, event, refusal or NO_INTENT, session.intent_id if session else None,
+                     _given_paths(state, event, kind))
     checker = policy.checker(intent)
     shown: list[str] = []
     targets = _targets(event, kind)
@@ -125,7 +130,7 @@ def pre_tool(state: WorkspaceState, event: GateEvent) -> Decision:
             verdict = checker.check(path, cwd=cwd or event.cwd or state.root, subtree=subtree,
                                     directory=directory)
         except ValueError as exc:  # a path we cannot reason about: NUL, empty
-            return _deny(state, event, str(exc), intent.id, _given_paths(state, event))
+            return _deny(state, event, str(exc), intent.id, _given_paths(state, event, kind))
         shown.append(verdict.path)
         if not verdict.allowed:
             return _deny(state, event, verdict.message or "Scope Violation.", intent.id, shown)
