@@ -302,20 +302,24 @@ async def test_a_request_decided_elsewhere_closes_its_modal(workspace: Path, use
         assert app.is_running
 
 
+async def choose_blocked(app: PawApp, pilot, answer: str) -> None:  # type: ignore[no-untyped-def]
+    """Open the status dialog on the first intent, pick BLOCKED (third), answer the confirmation."""
+    table = app.query_one("#intents-table", DataTable)
+    await until(pilot, lambda: table.row_count == 3)
+    table.focus()
+    await pilot.press("s")
+    await pilot.pause(0.1)
+    await pilot.press("down", "down", "enter")
+    await pilot.pause(0.1)
+    await pilot.press(answer)
+
+
 @pytest.mark.anyio
 async def test_status_change_needs_a_confirmation(workspace: Path, user_dir: str) -> None:
+    yaml_path = workspace / ".orchestration" / "active_intents.yaml"
     app = PawApp(str(workspace), user_dir=user_dir, watch_approvals=False)
     async with app.run_test(size=SIZE) as pilot:
-        table = app.query_one("#intents-table", DataTable)
-        await until(pilot, lambda: table.row_count == 3)
-        table.focus()
-        await pilot.press("s")
-        await pilot.pause(0.1)
-        # BLOCKED is the third status in the list
-        await pilot.press("down", "down", "enter")
-        await pilot.pause(0.1)
-        await pilot.press("y")
-        yaml_path = workspace / ".orchestration" / "active_intents.yaml"
+        await choose_blocked(app, pilot, "y")
         await until(pilot, lambda: "status: BLOCKED" in yaml_path.read_text().split("INT-002")[0])
     assert any(r["event"] == "intent_status_changed" for r in ledger_lines(workspace))
 
@@ -326,16 +330,10 @@ async def test_status_change_can_be_declined(workspace: Path, user_dir: str) -> 
     before = yaml_path.read_text()
     app = PawApp(str(workspace), user_dir=user_dir, watch_approvals=False)
     async with app.run_test(size=SIZE) as pilot:
-        table = app.query_one("#intents-table", DataTable)
-        await until(pilot, lambda: table.row_count == 3)
-        table.focus()
-        await pilot.press("s")
-        await pilot.pause(0.1)
-        await pilot.press("down", "down", "enter")
-        await pilot.pause(0.1)
-        await pilot.press("n")
+        await choose_blocked(app, pilot, "n")
         await pilot.pause(0.2)
     assert yaml_path.read_text() == before
+    assert not any(r["event"] == "intent_status_changed" for r in ledger_lines(workspace))
 
 
 @pytest.mark.anyio
