@@ -123,10 +123,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         from paw_tui.gate.main import main as gate_main
 
         return gate_main(args_list[1:])
-    if args_list[:1] == ["context"]:
-        from paw_tui.commands.context import fast_args
-
-        fast = fast_args(args_list[1:])
+    if args_list[:1] == ["context"] or args_list[:2] == ["trace", "tail"]:
+        # Fast paths for the commands people and agents run most: no argparse start-up.
+        if args_list[0] == "context":
+            from paw_tui.commands.context import fast_args
+        else:
+            from paw_tui.commands.trace import fast_tail_args as fast_args
+        fast = fast_args(args_list[1:] if args_list[0] == "context" else args_list[2:])
         if fast is not None:
             return _run(fast, bool(fast.debug))
     chosen = _chosen_command(args_list)

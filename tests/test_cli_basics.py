@@ -145,3 +145,22 @@ def test_context_fast_path_leaves_the_rest_to_argparse(argv: list[str]) -> None:
     from paw_tui.commands.context import fast_args
 
     assert fast_args(argv) is None
+
+
+@pytest.mark.parametrize("argv", [[], ["-n", "5"], ["--json", "--lines", "3", "-w", "x"], ["--debug"]])
+def test_trace_tail_fast_path_parses_like_argparse(argv: list[str]) -> None:
+    from paw_tui.cli import build_parser
+    from paw_tui.commands.trace import fast_tail_args
+
+    fast = fast_tail_args(argv)
+    assert fast is not None
+    slow = build_parser("trace").parse_args(["trace", "tail", *argv])
+    for name in ("lines", "json", "debug", "workspace", "intent", "session", "decision", "follow"):
+        assert getattr(fast, name) == getattr(slow, name), name
+
+
+@pytest.mark.parametrize("argv", [["-n"], ["-n", "x"], ["-n", "-1"], ["--follow"], ["--intent", "I"], ["extra"]])
+def test_trace_tail_fast_path_leaves_the_rest_to_argparse(argv: list[str]) -> None:
+    from paw_tui.commands.trace import fast_tail_args
+
+    assert fast_tail_args(argv) is None

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 
 from paw_tui.core.errors import WorkspaceError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
 
 
 def workspace_root(args: argparse.Namespace) -> str:

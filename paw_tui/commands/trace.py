@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-import argparse
-import json
-
 from paw_tui.commands.common import workspace_root
 from paw_tui.commands.output import write_json, write_out
+from paw_tui.core import fastjson as json
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
 
 
 def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:  # type: ignore[type-arg]
@@ -56,6 +58,39 @@ def format_record(record: dict[str, object]) -> str:
     if reason and record.get("decision") != "allow":
         line += f"  — {reason}"
     return line
+
+
+def fast_tail_args(argv: list[str]) -> argparse.Namespace | None:
+    """``trace tail [-n N] [--json] [-w DIR]`` without building the argparse parser (the
+    common way to look at the end of a big ledger; see commands/context.py's fast path).
+    None for anything else: argparse then parses and reports as usual."""
+    lines, as_json, debug = 20, False, False
+    workspaces: list[str] = []
+    items = list(argv)
+    while items:
+        arg = items.pop(0)
+        if arg == "--json":
+            as_json = True
+        elif arg == "--debug":
+            debug = True
+        elif arg in ("-n", "--lines", "-w", "--workspace"):
+            if not items or items[0].startswith("-"):
+                return None
+            value = items.pop(0)
+            if arg in ("-n", "--lines"):
+                if not value.isdigit():
+                    return None
+                lines = int(value)
+            else:
+                workspaces.append(value)
+        else:
+            return None
+    import types
+
+    return types.SimpleNamespace(  # type: ignore[return-value]
+        command="trace", action="tail", lines=lines, intent=None, session=None, decision=None,
+        follow=False, json=as_json, debug=debug, workspace=workspaces or None, run=run,
+    )
 
 
 def run(args: argparse.Namespace) -> int:
