@@ -285,3 +285,12 @@ def test_generator_is_deterministic(tmp_path: Path) -> None:
     assert trees[0] == trees[1]
     assert "orchestration/agent_trace.jsonl" in trees[0]
     assert not any(name.split("/")[0].startswith(".") for name in trees[0])
+    # ...and the bundle in the package is exactly what the generator makes today: a change to
+    # a gate or handshake message must come with `python scripts/make_demo_workspace.py`.
+    bundled = {
+        name: data
+        for name, data in _tree(REPO / "paw_tui" / "demo_workspace").items()
+        if "__pycache__" not in name and not name.startswith(".")
+    }
+    stale = sorted(name for name in set(bundled) | set(trees[0]) if bundled.get(name) != trees[0].get(name))
+    assert not stale, f"the demo bundle is stale; regenerate it: {stale[:5]}"
