@@ -36,10 +36,10 @@ def run(args: argparse.Namespace) -> int:
             raise ValidationError(f"Unknown intent '{args.intent}'.")
     else:
         from paw_tui.core.sessions import load_session
-        from paw_tui.gate.decide import _held_intent
+        from paw_tui.gate.decide import held_intent
 
         session = load_session(state.root, args.session)
-        intent, refusal = _held_intent(state, policy, session, None)  # type: ignore[arg-type]
+        intent, refusal = held_intent(state, policy, session, None)
         if intent is None:
             if args.json:
                 write_json({"allowed": False, "reason": refusal, "results": []})

@@ -71,17 +71,9 @@ def run(args: argparse.Namespace) -> int:
 
 def _agent_layers(root: str, agent_name: str) -> str:
     from paw_tui.core.context_format import format_context
-    from paw_tui.core.context_tool import ContextResult, WorkflowStatus, validate_request
-    from paw_tui.core.instructions import load_instructions, workspace_instructions_dir
+    from paw_tui.core.context_tool import instruction_layers
     from paw_tui.core.platform import PlatformProbe, user_instructions_dir
-    from paw_tui.core.textfile import FileStatus
 
-    _, agent = validate_request("x", agent_name)
-    result = ContextResult(
-        "", agent, root,
-        load_instructions(workspace_instructions_dir(root), agent),
-        load_instructions(user_instructions_dir(PlatformProbe()), agent),
-        WorkflowStatus(FileStatus("")),
-    )
+    result = instruction_layers(agent_name, root=root, user_instructions_dir=user_instructions_dir(PlatformProbe()))
     text = format_context(result)
     return "" if text.startswith("<context") else text

@@ -132,6 +132,19 @@ def find_work_root(roots: Sequence[str], work_id: str) -> str:
     )
 
 
+def instruction_layers(agent_name: object, *, root: str, user_instructions_dir: str | None) -> ContextResult:
+    """Both instruction layers of an agent, without a work item (an empty workflow section):
+    what the TUI shows before a work item is picked and ``prompt --agent`` appends. Raises
+    ValidationError for a bad agent name, with the messages of :func:`validate_request`."""
+    _, agent = validate_request("x", agent_name)
+    return ContextResult(
+        "", agent, root,
+        load_instructions(workspace_instructions_dir(root), agent),
+        load_instructions(user_instructions_dir, agent),
+        WorkflowStatus(FileStatus("")),
+    )
+
+
 def get_context(
     feature_slug: object,
     agent_name: object,

@@ -309,21 +309,17 @@ def _shown(root: str, path: str) -> str:
 def read_instructions(path: str) -> str | None:
     """The file's text (UTF-8, BOM dropped, line endings made ``\\n``, lines kept so that
     line numbers stay true); None when it has gone. ValidationError when unreadable."""
-    from paw_tui.core.textfile import MAX_FILE_BYTES, describe_os_error, read_bytes_limited
+    from paw_tui.core.textfile import describe_os_error, read_source_text
 
     try:
-        data = read_bytes_limited(path, MAX_FILE_BYTES)
-    except (FileNotFoundError, NotADirectoryError):
-        return None
+        text = read_source_text(path)
     except OSError as exc:
         raise ValidationError(f"Failed to read execution instructions: {describe_os_error(exc, path)}.") from None
-    try:
-        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise ValidationError(
             f"Failed to read execution instructions: not valid UTF-8 (offset {exc.start}): {path}."
         ) from None
-    return text.replace("\r\n", "\n").replace("\r", "\n").rstrip()
+    return None if text is None else text.rstrip()
 
 
 def guidance_message(tool: str, text: str) -> str:

@@ -30,16 +30,12 @@ def count_tokens(text: str) -> int:
 
 def read_optional_text(path: str, shown: str) -> str | None:
     """The file's text (None when absent); ValidationError when it cannot be read."""
-    from paw_tui.core.textfile import MAX_FILE_BYTES, describe_os_error, read_bytes_limited
+    from paw_tui.core.textfile import describe_os_error, read_source_text
 
     try:
-        data = read_bytes_limited(path, MAX_FILE_BYTES)
-    except (FileNotFoundError, NotADirectoryError):
-        return None
+        return read_source_text(path)
     except OSError as exc:
         raise ValidationError(f"Cannot read {shown}: {describe_os_error(exc, path)}.") from None
-    try:
-        return data.decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
     except UnicodeDecodeError as exc:
         raise ValidationError(f"{shown}: not valid UTF-8 (byte offset {exc.start}).") from None
 

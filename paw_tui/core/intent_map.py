@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 
 from paw_tui.core.fsutil import atomic_write
-from paw_tui.core.intent_view import _as_dict
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -26,7 +25,7 @@ def render_intent_map(state: WorkspaceState) -> str:
         parts.append(f"\n## {intent.id}: {intent.name or '(unnamed)'}\n")
         parts.append(f"\nStatus: {intent.status}  \nOwned scope: {', '.join(f'`{p}`' for p in intent.owned_scope) or '(none)'}\n")
         try:
-            touched = [_as_dict(entry) for entry in state.ledger.touched_files(intent.id)]
+            touched = [entry.to_dict() for entry in state.ledger.touched_files(intent.id)]
         except Exception:  # noqa: BLE001 - the map is informational
             touched = []
         if not touched:

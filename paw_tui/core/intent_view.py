@@ -15,13 +15,6 @@ if TYPE_CHECKING:
     from paw_tui.core.workspace_state import WorkspaceState
 
 
-def _as_dict(entry: object) -> dict[str, object]:
-    to_dict = getattr(entry, "to_dict", None)
-    if callable(to_dict):
-        return dict(to_dict())
-    return dict(entry) if isinstance(entry, dict) else {}
-
-
 def intent_context_block(state: WorkspaceState, intent: Intent) -> str:
     history: list[dict[str, object]] = []
     touched: list[dict[str, object]] = []
@@ -30,7 +23,7 @@ def intent_context_block(state: WorkspaceState, intent: Intent) -> str:
     except Exception:  # noqa: BLE001 - history is optional; a broken ledger shows none
         history = []
     try:
-        touched = [_as_dict(entry) for entry in state.ledger.touched_files(intent.id)]
+        touched = [entry.to_dict() for entry in state.ledger.touched_files(intent.id)]
     except Exception:  # noqa: BLE001 - likewise for the index
         touched = []
     return render_intent_context(intent, history, touched)

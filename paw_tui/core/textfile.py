@@ -158,6 +158,18 @@ def load_text_file(
     return FileStatus(path, True, content, None)
 
 
+def read_source_text(path: str) -> str | None:
+    """A source file's text with its lines kept (line numbers stay true): strict UTF-8, BOM
+    dropped, CRLF and lone CR made LF, not trimmed. None when the file is absent; OSError when
+    it cannot be read (over 1 MiB included) and UnicodeDecodeError (``start`` counts from the
+    first byte after a BOM) when it is not UTF-8: callers word the message for their file."""
+    try:
+        data = read_bytes_limited(path, MAX_FILE_BYTES)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    return data.decode("utf-8-sig").replace("\r\n", "\n").replace("\r", "\n")
+
+
 def find_case_insensitive(directory: str, name: str) -> str:
     """``directory/name``, or the entry whose name matches it case-insensitively.
 

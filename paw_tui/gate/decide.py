@@ -50,8 +50,8 @@ def decide(state: WorkspaceState, event: GateEvent) -> Decision:
     return Decision(False, f"Unknown gate event '{event.kind}'.")
 
 
-def _live_session(state: WorkspaceState, event: GateEvent, ttl: float) -> Session | None:
-    """Load the session (touching it when due) and drop an expired lock."""
+def _live_session(state: WorkspaceState, event: GateEvent, ttl: float, *, prompt: str | None = None) -> Session | None:
+    """Load the session (touching it when due, or to keep ``prompt``) and drop an expired lock."""
     now = state.now()
     session = sessions_store.load_session(state.root, event.session_id)
     expired = session is not None and session.holds_intent and not session.is_live(now, ttl)
@@ -62,8 +62,10 @@ def _live_session(state: WorkspaceState, event: GateEvent, ttl: float) -> Sessio
         session = None
     # With a short TTL the record must be refreshed more often than once a minute.
     interval = min(sessions_store.TOUCH_INTERVAL, ttl / 4)
-    if sessions_store.needs_touch(session, now, event.client, interval=interval):
-        session = sessions_store.touch_session(state.root, event.session_id, now, client=event.client)
+    if prompt is not None or sessions_store.needs_touch(session, now, event.client, interval=interval):
+        session = sessions_store.touch_session(
+            state.root, event.session_id, now, client=event.client, latest_prompt=prompt
+        )
     return session
 
 
@@ -118,7 +120,7 @@ def pre_tool(state: WorkspaceState, event: GateEvent) -> Decision:
                      _given_paths(state, event, kind))
 
     session = _live_session(state, event, ttl)
-    intent, refusal = _held_intent(state, policy, session, tool)
+    intent, refusal = held_intent(state, policy, session, tool)
     if intent is None:
         return _deny(state, event, refusal or NO_INTENT, session.intent_id if session else None,
                      _given_paths(state, event, kind))
@@ -141,8 +143,8 @@ def pre_tool(state: WorkspaceState, event: GateEvent) -> Decision:
     return Decision(True, intent_id=intent.id, context=_guidance(state, event, tool, session))
 
 
-def _held_intent(
-    state: WorkspaceState, policy: Policy, session: Session | None, tool: str
+def held_intent(
+    state: WorkspaceState, policy: Policy, session: Session | None, tool: str | None
 ) -> tuple[Intent | None, str | None]:
     """The intent the session may work under now, or the refusal to give."""
     if session is None or not session.holds_intent or not session.intent_id:
@@ -195,11 +197,8 @@ def session_context(state: WorkspaceState, event: GateEvent) -> str:
     if not policy.valid:
         return assemble_prompt(prompt_layers(state, None))
     ttl = policy.governance.session_ttl
-    session = _live_session(state, event, ttl)
-    if event.kind == PROMPT and event.prompt is not None:
-        session = sessions_store.touch_session(
-            state.root, event.session_id, state.now(), client=event.client, latest_prompt=event.prompt[:4000]
-        )
+    prompt = event.prompt[:4000] if event.kind == PROMPT and event.prompt is not None else None
+    session = _live_session(state, event, ttl, prompt=prompt)  # one locked write, not two
     held = sessions_store.held_intents(state.root, state.now(), ttl, besides=event.session_id)
     return assemble_prompt(prompt_layers(state, session, held=held))
 

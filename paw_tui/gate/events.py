@@ -14,6 +14,14 @@ class PayloadError(ValueError):
     """The payload cannot be understood; the gate denies and names why."""
 
 
+def checked_cwd(payload: dict[str, object]) -> str | None:
+    """The payload's ``cwd`` (None when absent); PayloadError when it is not a usable path."""
+    cwd = payload.get("cwd")
+    if cwd is not None and (not isinstance(cwd, str) or "\0" in cwd):
+        raise PayloadError("the payload's cwd is not a usable path")
+    return cwd or None
+
+
 class GateEvent:
     """A client's hook event, normalised. ``paths`` are the target paths as the client gave
     them (relative ones are resolved against ``cwd``); ``tool_input`` is kept for the

@@ -22,6 +22,7 @@ from paw_tui.gate.events import (
     Decision,
     GateEvent,
     PayloadError,
+    checked_cwd,
 )
 from paw_tui.core import fastjson as json  # json's API without importing re (~15 ms)
 
@@ -62,10 +63,8 @@ def parse(payload: dict[str, object], event_override: str | None = None) -> Gate
     session_id = payload.get("session_id")
     if not isinstance(session_id, str) or not session_id.strip():
         raise PayloadError("the payload has no session_id")
-    cwd = payload.get("cwd")
-    if cwd is not None and (not isinstance(cwd, str) or "\0" in cwd):
-        raise PayloadError("the payload's cwd is not a usable path")
-    event = GateEvent(kind, NAME, session_id, cwd=cwd or None)
+    cwd = checked_cwd(payload)
+    event = GateEvent(kind, NAME, session_id, cwd=cwd)
     if kind in (PRE_TOOL, POST_TOOL):
         tool = payload.get("tool_name")
         if not isinstance(tool, str) or not tool:

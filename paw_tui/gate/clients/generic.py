@@ -10,7 +10,7 @@ from __future__ import annotations
 
 
 from paw_tui.gate import tools
-from paw_tui.gate.events import EVENTS, PRE_TOOL, Answer, Decision, GateEvent, PayloadError
+from paw_tui.gate.events import EVENTS, PRE_TOOL, Answer, Decision, GateEvent, PayloadError, checked_cwd
 from paw_tui.core import fastjson as json  # json's API without importing re (~15 ms)
 
 NAME = "generic"
@@ -27,10 +27,8 @@ def parse(payload: dict[str, object], event_override: str | None = None) -> Gate
     session_id = payload.get("session_id")
     if not isinstance(session_id, str) or not session_id.strip():
         raise PayloadError("the payload has no session_id")
-    cwd = payload.get("cwd")
-    if cwd is not None and (not isinstance(cwd, str) or "\0" in cwd):
-        raise PayloadError("the payload's cwd is not a usable path")
-    event = GateEvent(str(kind), NAME, session_id, cwd=cwd or None)
+    cwd = checked_cwd(payload)
+    event = GateEvent(str(kind), NAME, session_id, cwd=cwd)
     tool = payload.get("tool")
     if tool is not None and not isinstance(tool, str):
         raise PayloadError("'tool' must be a string")

@@ -45,17 +45,14 @@ class LayerRow:
 def resolve_layers(root: str, agent: str, work_id: str | None, user_dir: str | None) -> tuple[list[LayerRow], str]:
     """The rows of the layer table and the context text (the exact tool output, or why not)."""
     from paw_tui.core.context_format import format_context
-    from paw_tui.core.context_tool import ContextResult, WorkflowStatus, get_context, validate_request
+    from paw_tui.core.context_tool import get_context, instruction_layers
     from paw_tui.core.errors import PawError
-    from paw_tui.core.instructions import load_instructions, workspace_instructions_dir
 
     try:
         if work_id:
             result = get_context(work_id, agent, roots=[root], user_instructions_dir=user_dir)
         else:
-            _, name = validate_request("x", agent)
-            result = ContextResult("", name, root, load_instructions(workspace_instructions_dir(root), name),
-                                   load_instructions(user_dir, name), WorkflowStatus(FileStatus("")))
+            result = instruction_layers(agent, root=root, user_instructions_dir=user_dir)
     except PawError as exc:
         return [], f"{exc}"
     workspace, user = result.workspace_instructions, result.user_instructions

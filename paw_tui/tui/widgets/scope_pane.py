@@ -81,11 +81,10 @@ class ScopePane(Vertical):
 
     @work(thread=True, exclusive=True, group="scope-touched", exit_on_error=False)
     def load_touched(self, intent_id: str) -> None:
-        from paw_tui.core.intent_view import _as_dict
         from paw_tui.core.ledger import Ledger
 
         try:
-            entries = [_as_dict(e) for e in Ledger.for_workspace(self.root).touched_files(intent_id)]
+            entries = [e.to_dict() for e in Ledger.for_workspace(self.root).touched_files(intent_id)]
         except Exception:  # noqa: BLE001 - optional information
             entries = []
         self.post_message(self.Touched(intent_id, entries))
