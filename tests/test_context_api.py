@@ -13,24 +13,17 @@ from paw_tui.core.context_tool import CANCELLED_MESSAGE, get_context
 from paw_tui.core.errors import CancelledError, ValidationError
 from paw_tui.core.textfile import MAX_FILE_BYTES, load_text_file, read_bytes_limited
 
-AGENT = "PAW-02B Impl Planner"  # the same default as conftest.Workspace.context
+from context_messages import (
+    AGENT,
+    MSG_EMPTY_AGENT,
+    MSG_EMPTY_SLUG,
+    MSG_NO_WORKSPACE,
+    msg_bad_agent,
+    msg_bad_slug,
+)
 
-MSG_EMPTY_SLUG = "Invalid feature_slug: value must be a non-empty string."
-MSG_EMPTY_AGENT = "Invalid agent_name: value must be a non-empty string."
-MSG_NO_WORKSPACE = "Unable to determine workspace path: no workspace folder is currently open."
 CI = "Failed to read custom instructions: "
 WF = "Failed to read WorkflowContext.md: "
-
-
-def msg_bad_slug(slug: str) -> str:
-    return (
-        f"Invalid Work ID format: '{slug}'. Work IDs must contain only lowercase letters, "
-        "numbers, and hyphens."
-    )
-
-
-def msg_bad_agent(name: str) -> str:
-    return f"Invalid agent_name: '{name}' must not contain path separators or control characters."
 
 
 def msg_not_found(slug: str, roots: list[str]) -> str:

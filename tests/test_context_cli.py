@@ -11,22 +11,16 @@ import pytest
 
 from paw_tui.core.context_format import PRECEDENCE_LINE
 
-AGENT = "PAW-02B Impl Planner"
-MSG_EMPTY_SLUG = "Invalid feature_slug: value must be a non-empty string."
-MSG_EMPTY_AGENT = "Invalid agent_name: value must be a non-empty string."
-MSG_NO_WORKSPACE = "Unable to determine workspace path: no workspace folder is currently open."
+from context_messages import (
+    AGENT,
+    MSG_EMPTY_AGENT,
+    MSG_EMPTY_SLUG,
+    MSG_NO_WORKSPACE,
+    msg_bad_agent,
+    msg_bad_slug,
+)
+
 WORKFLOW = "# WorkflowContext\n\nWork Title: Auth\nFeature Slug: auth-system\nTarget Branch: feature/auth"
-
-
-def msg_bad_slug(slug: str) -> str:
-    return (
-        f"Invalid Work ID format: '{slug}'. Work IDs must contain only lowercase letters, "
-        "numbers, and hyphens."
-    )
-
-
-def msg_bad_agent(name: str) -> str:
-    return f"Invalid agent_name: '{name}' must not contain path separators or control characters."
 
 
 def msg_not_found(slug: str, roots: list[str | Path]) -> str:
