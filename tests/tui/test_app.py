@@ -204,7 +204,8 @@ async def test_trace_filters(workspace: Path, user_dir: str) -> None:
         assert all(r is not None and r["decision"] == "deny" for r in trace_rows(app))
         app.query_one(TracePane).set_filter("session:s1 decision:allow")
         expected = [r for r in all_records if r.get("session_id") == "s1" and r.get("decision") == "allow"]
-        await until(pilot, lambda: view.rows is not None and view.row_count == len(expected))
+        await until(pilot, lambda: view.rows is not None and view.row_count == len(expected)
+                    and all(r is not None and r["session_id"] == "s1" for r in trace_rows(app)))
         # a new matching record joins the filtered view, a non-matching one does not
         assert write(workspace, "s1", "src/auth/b.py") == 0
         assert write(workspace, "s1", "elsewhere.txt") == 2

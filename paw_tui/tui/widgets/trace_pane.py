@@ -61,6 +61,7 @@ class TracePane(Vertical):
         rows: array[int] | None
         text: str
         generation: int
+        scanned: int = 0  # lines of the index the scan covered; later ones are checked on arrival
 
     @dataclass
     class Verified(Message):
@@ -160,9 +161,11 @@ class TracePane(Vertical):
             self.post_message(self.Filtered(None, text, generation))
             return
         worker = self._current_worker()
-        rows = self.index.matching(needles_for(wanted), lambda: worker is not None and worker.is_cancelled)
+        scanned = len(self.index)
+        rows = self.index.matching(needles_for(wanted), lambda: worker is not None and worker.is_cancelled,
+                                   upto=scanned)
         if rows is not None:
-            self.post_message(self.Filtered(rows, text, generation))
+            self.post_message(self.Filtered(rows, text, generation, scanned))
 
     # -- results -----------------------------------------------------------------------------
     @on(Loaded)
@@ -196,14 +199,9 @@ class TracePane(Vertical):
         self.index.apply(update)
         added = len(self.index) - first
         if self.filter and self.view.rows is not None:
-            rows = self.view.rows
-            kept = 0
-            for line in range(first, len(self.index)):
-                record = self.index.record(line)
-                if record is not None and all(record.get(k) == v for k, v in self.filter.items()):
-                    rows.append(line)
-                    kept += 1
-            added = kept
+            matches = self._matching_lines(first, len(self.index))
+            self.view.rows.extend(matches)
+            added = len(matches)
         if not self.view.following:
             self.new_count += added
         self.view.data_changed()
@@ -213,8 +211,20 @@ class TracePane(Vertical):
     def _filtered(self, message: Filtered) -> None:
         if message.generation != self.index.generation or message.text != self.filter_text:
             return
-        self.view.set_rows(message.rows)
+        rows = message.rows
+        if rows is not None:
+            # Lines appended while the scan ran arrived after it had counted: check them here,
+            # or they would be missing from the filtered view until the next filter change.
+            rows.extend(self._matching_lines(message.scanned, len(self.index)))
+        self.view.set_rows(rows)
         self.update_status()
+
+    def _matching_lines(self, first: int, stop: int) -> list[int]:
+        wanted = self.filter
+        return [
+            line for line in range(first, stop)
+            if (record := self.index.record(line)) is not None and all(record.get(k) == v for k, v in wanted.items())
+        ]
 
     @on(Verified)
     def _verified(self, message: Verified) -> None:
