@@ -31,7 +31,7 @@ BENCH = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [os.path.dirname(BENCH), BENCH]  # this checkout, whatever is installed
 from _harness import clean_env, interleaved, pick_python  # noqa: E402
 
-from paw_tui.core.ledger import EMPTY_HASH, Ledger  # noqa: E402
+from paw_tui.core.ledger.store import EMPTY_HASH, Ledger  # noqa: E402
 
 TAIL_BUDGET_MS = 50.0
 VERIFY_BUDGET = 100_000
@@ -183,9 +183,9 @@ def _whole_process(big: Ledger, runs: int, use_current_env: bool, state: str) ->
 def _select(small: Ledger, big: Ledger, failures: list[str]) -> None:
     """select_active_intent as the gate runs it, with the intent context block it returns
     (ledger history and touched files); a fresh session each time (intent sharing allowed)."""
-    from paw_tui.core.handshake import select_active_intent
-    from paw_tui.core.intent_view import intent_context_block
-    from paw_tui.core.workspace_state import WorkspaceState
+    from paw_tui.core.handshake.selection import select_active_intent
+    from paw_tui.core.intents.view import intent_context_block
+    from paw_tui.core.workspace.state import WorkspaceState
 
     print("\n(a2) select_active_intent + intent context block (median of 30, in process)")
     timings = {}

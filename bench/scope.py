@@ -10,8 +10,8 @@ are compared, so the ratio holds on a noisy machine. Measured:
   a decision object (the figure the budget is about);
 - ``regex only``: ``match`` with the string-operation shortcuts turned off (for reference).
 
-It also prints what a gate process pays: the import time of ``paw_tui.core.scope`` and
-``paw_tui.core.paths`` (which must not load pathspec) against ``python -c pass`` and
+It also prints what a gate process pays: the import time of ``paw_tui.core.policy.scope.checker`` and
+``paw_tui.core.workspace.paths`` (which must not load pathspec) against ``python -c pass`` and
 ``import pathspec``, and one cold check in a fresh process (cache load, realpath, match).
 
     python bench/scope.py [--rounds 15] [--paths 10000]
@@ -30,7 +30,7 @@ import time
 
 from pathspec import GitIgnoreSpec
 
-from paw_tui.core.scope import CompiledScope, ScopeChecker, anchor_pattern, compile_scope
+from paw_tui.core.policy.scope.checker import CompiledScope, ScopeChecker, anchor_pattern, compile_scope
 
 BUDGET = 1.0
 
@@ -153,7 +153,7 @@ def run(code: str, *flags: str) -> subprocess.CompletedProcess[str]:
 def import_figures(runs: int) -> None:
     commands = {
         "python -c pass": "pass",
-        "import scope + paths": "import paw_tui.core.scope, paw_tui.core.paths",
+        "import scope + paths": "import paw_tui.core.policy.scope.checker, paw_tui.core.workspace.paths",
         "import pathspec": "import pathspec",
     }
     times: dict[str, list[float]] = {name: [] for name in commands}
@@ -172,7 +172,7 @@ def import_figures(runs: int) -> None:
         )
     probe = run(
         "import sys; before = set(sys.modules)\n"
-        "import paw_tui.core.scope, paw_tui.core.paths\n"
+        "import paw_tui.core.policy.scope.checker, paw_tui.core.workspace.paths\n"
         "new = set(sys.modules) - before\n"
         "print(sorted(m for m in ('pathspec', 're', 'json', 'typing', 'dataclasses', 'pathlib')"
         " if m in new))",
@@ -195,7 +195,7 @@ def cold_check(runs: int) -> None:
         code = (
             "import json, time\n"  # the gate has json already: it parses the event with it
             "t0 = time.perf_counter()\n"
-            "from paw_tui.core.scope import CompiledScope, ScopeChecker\n"
+            "from paw_tui.core.policy.scope.checker import CompiledScope, ScopeChecker\n"
             "t1 = time.perf_counter()\n"
             f"scope = CompiledScope.from_json({data!r})\n"
             f"d1 = ScopeChecker({root!r}, 'INT-001', scope).check('src/auth/jwt.py', cwd={root!r})\n"
@@ -222,7 +222,7 @@ def main() -> int:
     parser.add_argument("--paths", type=int, default=10_000)
     parser.add_argument("--process-runs", type=int, default=15)
     args = parser.parse_args()
-    where = run("import paw_tui.core.scope as m; print(m.__file__)").stdout.strip()
+    where = run("import paw_tui.core.policy.scope.checker as m; print(m.__file__)").stdout.strip()
     print(f"fresh processes import {where}")
 
     paths = make_paths(args.paths)

@@ -25,7 +25,7 @@ from _harness import clean_env, pick_python  # noqa: E402
 CHILD = r'''
 import asyncio, json, sys, threading, time
 started = time.time()
-from paw_tui.core.ledger import Ledger
+from paw_tui.core.ledger.store import Ledger
 from paw_tui.tui.app import PawApp
 from paw_tui.tui.widgets.trace_view import TraceView
 

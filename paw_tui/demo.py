@@ -132,7 +132,7 @@ def _copy(entry: Traversable, bundle_path: str, target: str) -> None:
 def _freshen_sessions(root: str) -> None:
     """Make the demo's open sessions live now: they were last seen on the demo's day, and a
     session idle longer than ``session_ttl`` would have lost its intent."""
-    from paw_tui.core import sessions as sessions_store
+    from paw_tui.core.handshake import sessions as sessions_store
 
     now = time.time()
     for session in sessions_store.iter_sessions(root):
@@ -144,8 +144,8 @@ def _freshen_sessions(root: str) -> None:
 def _adopt_ledger(demo: DemoWorkspace) -> None:
     """Record the copied ledger's head outside the workspace for the new root, as the
     writer would have, and rebuild the per-intent index (``.cache/`` is not bundled)."""
-    from paw_tui.core.ledger import Ledger
-    from paw_tui.core.ledger_io import line_hash, loads_record
+    from paw_tui.core.ledger.store import Ledger
+    from paw_tui.core.ledger.io import line_hash, loads_record
 
     ledger = Ledger.for_workspace(demo.root, state_dir=demo.state_dir)
     last: tuple[int, bytes] | None = None

@@ -27,7 +27,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
-    from paw_tui.core.workspace_state import WorkspaceState
+    from paw_tui.core.workspace.state import WorkspaceState
 
 SERVER_NAME = "paw"
 CONTEXT_ERROR_PREFIX = "Error retrieving PAW context: "
@@ -74,8 +74,8 @@ class PawMcp:
 
     # -- workspace ---------------------------------------------------------------------------
     def roots(self) -> list[str]:
-        from paw_tui.core.platform import PlatformProbe, home_directory
-        from paw_tui.core.workspace import discover_roots
+        from paw_tui.core.workspace.platform import PlatformProbe, home_directory
+        from paw_tui.core.workspace.discovery import discover_roots
 
         return discover_roots(environ=self.environ, cwd=self.cwd,
                               home=home_directory(PlatformProbe(environ=self.environ)),
@@ -83,7 +83,7 @@ class PawMcp:
 
     def state(self) -> WorkspaceState:
         from paw_tui.core.errors import WorkspaceError
-        from paw_tui.core.workspace_state import WorkspaceState
+        from paw_tui.core.workspace.state import WorkspaceState
 
         roots = self.roots()
         if not roots:
@@ -93,9 +93,9 @@ class PawMcp:
     # -- tools -------------------------------------------------------------------------------
     def paw_get_context(self, feature_slug: str, agent_name: str,
                         is_cancelled: Callable[[], bool] | None = None) -> CallToolResult:
-        from paw_tui.core.context_format import format_context
-        from paw_tui.core.context_tool import get_context
-        from paw_tui.core.platform import PlatformProbe, user_instructions_dir
+        from paw_tui.core.context.format import format_context
+        from paw_tui.core.context.tool import get_context
+        from paw_tui.core.workspace.platform import PlatformProbe, user_instructions_dir
 
         try:
             result = get_context(
@@ -110,13 +110,13 @@ class PawMcp:
         return _text(format_context(result))
 
     def select_active_intent(self, intent_id: str) -> CallToolResult:
-        from paw_tui.core.intent_view import intent_context_block
+        from paw_tui.core.intents.view import intent_context_block
 
         try:
             state = self.state()
             if self.hooked:
                 return self._validate_selection(state, intent_id)
-            from paw_tui.core.handshake import SELECTED, select_active_intent
+            from paw_tui.core.handshake.selection import SELECTED, select_active_intent
 
             selection = select_active_intent(state, self.session_id, intent_id, client="mcp")
             if not selection.accepted:
@@ -129,9 +129,9 @@ class PawMcp:
 
     def _validate_selection(self, state: WorkspaceState, intent_id: str) -> CallToolResult:
         """Hooked mode: the gate already decided on PreToolUse; say what it decided."""
-        from paw_tui.core.handshake import awaiting_approval_message, status_refusal, unknown_intent_message
-        from paw_tui.core.intent_view import intent_context_block
-        from paw_tui.core.sessions import PENDING_APPROVAL, held_intents, iter_sessions
+        from paw_tui.core.handshake.selection import awaiting_approval_message, status_refusal, unknown_intent_message
+        from paw_tui.core.intents.view import intent_context_block
+        from paw_tui.core.handshake.sessions import PENDING_APPROVAL, held_intents, iter_sessions
 
         policy = state.policy
         if not policy.valid:
@@ -150,7 +150,7 @@ class PawMcp:
         return _text(intent_context_block(state, intent))
 
     def list_intents(self) -> CallToolResult:
-        from paw_tui.core.sessions import held_intents
+        from paw_tui.core.handshake.sessions import held_intents
 
         try:
             state = self.state()
@@ -185,7 +185,7 @@ class PawMcp:
             return _text(str(exc), error=True)
 
     def get_handoff_context(self) -> CallToolResult:
-        from paw_tui.core.handoff import handoff_for_workspace
+        from paw_tui.core.handoff.protocol import handoff_for_workspace
 
         try:
             state = self.state()
@@ -195,7 +195,7 @@ class PawMcp:
             return _text(str(exc), error=True)
 
     def _current_intent(self, state: WorkspaceState) -> str | None:
-        from paw_tui.core.sessions import held_intents, load_session
+        from paw_tui.core.handshake.sessions import held_intents, load_session
 
         if not self.hooked:
             session = load_session(state.root, self.session_id)
@@ -208,7 +208,7 @@ class PawMcp:
         if self.hooked:
             return
         try:
-            from paw_tui.core.handshake import release_session
+            from paw_tui.core.handshake.selection import release_session
 
             release_session(self.state(), self.session_id, reason="MCP server stopped")
         except Exception:  # noqa: BLE001 - shutting down; nothing left to tell

@@ -42,11 +42,11 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from paw_tui.core import approvals as approvals_store  # noqa: E402
-from paw_tui.core import handshake  # noqa: E402
-from paw_tui.core import sessions as sessions_store  # noqa: E402
-from paw_tui.core.ledger import Ledger  # noqa: E402
-from paw_tui.core.workspace_state import WorkspaceState  # noqa: E402
+from paw_tui.core.handshake import approvals as approvals_store  # noqa: E402
+from paw_tui.core.handshake import selection as handshake  # noqa: E402
+from paw_tui.core.handshake import sessions as sessions_store  # noqa: E402
+from paw_tui.core.ledger.store import Ledger  # noqa: E402
+from paw_tui.core.workspace.state import WorkspaceState  # noqa: E402
 from paw_tui.gate.main import decide_payload  # noqa: E402
 
 TYPE_CHECKING = False

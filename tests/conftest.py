@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from paw_tui.cli import main
-from paw_tui.core.workspace import find_ancestor_root
+from paw_tui.core.workspace.discovery import find_ancestor_root
 
 ENV_TO_CLEAR = ("PAW_WORKSPACE_PATH", "CLAUDE_PROJECT_DIR", "PAW_USER_HOME")
 AGENT = "PAW-02B Impl Planner"
@@ -67,7 +67,7 @@ class Workspace:
 
     def context(self, slug: str, agent: str = AGENT, **kwargs: object):  # type: ignore[no-untyped-def]
         """``get_context`` on this workspace with its user layer."""
-        from paw_tui.core.context_tool import get_context
+        from paw_tui.core.context.tool import get_context
 
         kwargs.setdefault("roots", [str(self.root)])
         kwargs.setdefault("user_instructions_dir", str(self.user_dir))

@@ -312,13 +312,13 @@ def events(root: Path | str) -> list[str]:
 
 
 def state(root: Path | str, clock=None):  # type: ignore[no-untyped-def]
-    from paw_tui.core.workspace_state import WorkspaceState
+    from paw_tui.core.workspace.state import WorkspaceState
 
     return WorkspaceState(str(root)) if clock is None else WorkspaceState(str(root), clock=clock)
 
 
 def select(root: Path | str, session: str, intent_id: str, clock=None):  # type: ignore[no-untyped-def]
-    from paw_tui.core.handshake import select_active_intent
+    from paw_tui.core.handshake.selection import select_active_intent
 
     return select_active_intent(state(root, clock), session, intent_id)
 

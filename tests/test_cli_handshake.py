@@ -29,8 +29,8 @@ from gatekit import (  # noqa: F401 - fixtures
     write_payload,
     write_workspace,
 )
-from paw_tui.core import approvals as approvals_store
-from paw_tui.core.policy import load_policy
+from paw_tui.core.handshake import approvals as approvals_store
+from paw_tui.core.policy.compiled import load_policy
 
 # -- intents select ------------------------------------------------------------------------------------
 

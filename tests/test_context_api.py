@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from paw_tui.core.context_format import EMPTY_CONTEXT, PRECEDENCE_LINE, format_context, parse_context_text
-from paw_tui.core.context_tool import CANCELLED_MESSAGE, get_context
+from paw_tui.core.context.format import EMPTY_CONTEXT, PRECEDENCE_LINE, format_context, parse_context_text
+from paw_tui.core.context.tool import CANCELLED_MESSAGE, get_context
 from paw_tui.core.errors import CancelledError, ValidationError
-from paw_tui.core.textfile import MAX_FILE_BYTES, load_text_file, read_bytes_limited
+from paw_tui.core.support.textfile import MAX_FILE_BYTES, load_text_file, read_bytes_limited
 
 from context_messages import (
     AGENT,

@@ -9,7 +9,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from paw_tui.core.context_format import PRECEDENCE_LINE
+from paw_tui.core.context.format import PRECEDENCE_LINE
 
 from context_messages import (
     AGENT,
@@ -454,7 +454,7 @@ def test_in_process_help_exits_zero(run_cli):  # type: ignore[no-untyped-def]
 
 def test_injected_read_failure_reaches_the_library_not_the_cli(ws, monkeypatch, run_cli):  # type: ignore[no-untyped-def]
     """The CLI uses the real reader; a PermissionError from it is a warning, not a crash."""
-    import paw_tui.core.textfile as textfile
+    import paw_tui.core.support.textfile as textfile
 
     ws.work("feat", "Work ID: feat")
     path = ws.workspace_instructions(AGENT, "x")

@@ -8,14 +8,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from paw_tui.core.context_format import (
+from paw_tui.core.context.format import (
     EMPTY_CONTEXT,
     PRECEDENCE_LINE,
     format_context,
     parse_context_text,
 )
-from paw_tui.core.context_tool import ContextResult, WorkflowStatus
-from paw_tui.core.textfile import FileStatus
+from paw_tui.core.context.tool import ContextResult, WorkflowStatus
+from paw_tui.core.support.textfile import FileStatus
 
 SECTIONS = ("workspace_instructions", "user_instructions", "workflow_context")
 TAG_NAMES = ("context", "precedence", "workspace_instructions", "user_instructions", "workflow_context", "warning")

@@ -21,11 +21,11 @@ from pathlib import Path
 import pytest
 
 from paw_tui.cli import main
-from paw_tui.core import approvals as approvals_store
-from paw_tui.core import sessions as sessions_store
-from paw_tui.core.instructions import agents_in, load_instructions
-from paw_tui.core.ledger import Ledger
-from paw_tui.core.policy import load_policy
+from paw_tui.core.handshake import approvals as approvals_store
+from paw_tui.core.handshake import sessions as sessions_store
+from paw_tui.core.context.instructions import agents_in, load_instructions
+from paw_tui.core.ledger.store import Ledger
+from paw_tui.core.policy.compiled import load_policy
 from paw_tui.demo import DemoWorkspace, copy_demo_workspace
 
 REPO = Path(__file__).resolve().parent.parent

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from paw_tui.core import exec_instructions as ei
+from paw_tui.core.prompt import exec_instructions as ei
 from paw_tui.core.errors import ValidationError
-from paw_tui.core.governance import Governance
+from paw_tui.core.policy.governance import Governance
 
 PACING = """\
 Guidance for {tool_name}. The question was: {question}
@@ -314,7 +314,7 @@ def test_unreadable_file_is_exit_2_in_the_cli(run_cli, ws) -> None:
     assert "Failed to read execution instructions: not valid UTF-8" in result.err
 
 
-GATE_MODULES = ("paw_tui.core.exec_instructions", "paw_tui.core.tool_defaults", "paw_tui.core.supervisor")
+GATE_MODULES = ("paw_tui.core.prompt.exec_instructions", "paw_tui.core.prompt.tool_defaults", "paw_tui.core.prompt.supervisor")
 
 
 def _modules_after(code: str, cwd: Path) -> set[str]:

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paw_tui.core import fastjson
+from paw_tui.core.support import fastjson
 
 values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
@@ -58,7 +58,7 @@ def test_it_does_not_import_re_or_json(tmp_path) -> None:  # type: ignore[no-unt
     code = (
         "import sys\n"
         "before = set(sys.modules)\n"
-        "from paw_tui.core import fastjson\n"
+        "from paw_tui.core.support import fastjson\n"
         "assert fastjson.loads(fastjson.dumps({'a': [1, 2.5, None]})) == {'a': [1, 2.5, None]}\n"
         "print(sorted({'re', 'json'} & (set(sys.modules) - before)))\n"
     )

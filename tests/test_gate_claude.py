@@ -651,7 +651,7 @@ def test_every_record_carries_root_relative_paths(root: Path) -> None:
 
 
 def test_the_ledger_chain_verifies_after_a_session(root: Path) -> None:
-    from paw_tui.core.ledger import Ledger
+    from paw_tui.core.ledger.store import Ledger
 
     gate(claude_payload("session_start_startup", root, session="s-alpha"))
     gate(write_payload(root, "src/auth/a.py"))

@@ -24,7 +24,7 @@ from gatekit import (  # noqa: F401 - fixtures
     root,
     select_payload,
 )
-from paw_tui.core.ledger import Ledger
+from paw_tui.core.ledger.store import Ledger
 
 WORKERS = 8
 EVENTS = 500

@@ -10,10 +10,10 @@ import jsonschema
 import pytest
 import yaml
 
-from paw_tui.core import handoff as ho
+from paw_tui.core.handoff import protocol as ho
 from paw_tui.core.errors import ValidationError
 
-SCHEMA_PATH = Path(ho.__file__).resolve().parents[1] / "schemas" / "context_protocol_v1.schema.json"
+SCHEMA_PATH = Path(ho.__file__).resolve().parents[2] / "schemas" / "context_protocol_v1.schema.json"
 PROJECT = {"stack": "python-textual", "commands": {"test": "pytest -q", "lint": "ruff check ."}}
 CONVENTIONS = """\
 ---

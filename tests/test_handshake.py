@@ -32,10 +32,10 @@ from gatekit import (  # noqa: F401 - fixtures
     write_payload,
     write_workspace,
 )
-from paw_tui.core import approvals as approvals_store
-from paw_tui.core import sessions as sessions_store
+from paw_tui.core.handshake import approvals as approvals_store
+from paw_tui.core.handshake import sessions as sessions_store
 from paw_tui.core.errors import ValidationError
-from paw_tui.core.handshake import (
+from paw_tui.core.handshake.selection import (
     PENDING,
     REFUSED,
     SELECTED,
@@ -44,7 +44,7 @@ from paw_tui.core.handshake import (
     request_for_session,
     set_intent_status,
 )
-from paw_tui.core.policy import load_policy
+from paw_tui.core.policy.compiled import load_policy
 
 APPROVAL = "approval: required\n"
 
@@ -236,8 +236,8 @@ RACE_SCRIPT = textwrap.dedent(
     """
     import json, os, sys, time
     root, session, barrier = sys.argv[1:4]
-    from paw_tui.core.handshake import select_active_intent
-    from paw_tui.core.workspace_state import WorkspaceState
+    from paw_tui.core.handshake.selection import select_active_intent
+    from paw_tui.core.workspace.state import WorkspaceState
     st = WorkspaceState(root)
     st.policy  # parse before the start line
     print("ready", flush=True)
@@ -483,7 +483,7 @@ def test_release_of_an_unknown_session_returns_none(root: Path) -> None:
 def test_a_failed_ledger_append_leaves_no_selection_behind(root: Path) -> None:
     ledger = root / ".orchestration" / "agent_trace.jsonl"
     ledger.mkdir()
-    from paw_tui.core.ledger_io import LedgerError
+    from paw_tui.core.ledger.io import LedgerError
 
     with pytest.raises(LedgerError):
         select(root, "s-alpha", "INT-002")
@@ -523,7 +523,7 @@ def test_the_context_block_is_escaped_and_bounded(ws) -> None:  # type: ignore[n
         "    constraints:\n" + constraints
     ))
     result = select(root, "s-alpha", "X-1")
-    from paw_tui.core.intent_view import intent_context_block
+    from paw_tui.core.intents.view import intent_context_block
 
     block = intent_context_block(state(root), result.intent)
     assert "<name>A &amp; &lt;B&gt; &lt;/name&gt;&lt;owned_scope&gt;</name>" in block
@@ -536,7 +536,7 @@ def test_the_context_block_is_escaped_and_bounded(ws) -> None:  # type: ignore[n
 
 
 def test_the_context_block_shows_the_latest_20_actions_of_the_intent(root: Path) -> None:
-    from paw_tui.core.intent_view import intent_context_block
+    from paw_tui.core.intents.view import intent_context_block
 
     assert_allow(gate(_select_claude(root, "INT-001")))
     for n in range(30):

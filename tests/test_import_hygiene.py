@@ -16,22 +16,25 @@ HEAVY = ("textual", "rich", "mcp")
 # Start-up budgets (DESIGN §10) also rule out these third-party imports on the hot paths.
 HOT_PATH_FORBIDDEN = HEAVY + ("yaml", "pathspec", "platformdirs")
 
-CORE_MODULES = [
-    "paw_tui",
-    "paw_tui.core.errors",
-    "paw_tui.core.textfile",
-    "paw_tui.core.platform",
-    "paw_tui.core.workspace",
-    "paw_tui.core.workflow",
-    "paw_tui.core.instructions",
-    "paw_tui.core.context_tool",
-    "paw_tui.core.context_format",
-    "paw_tui.core.fsutil",
-    "paw_tui.core.scaffold",
-    "paw_tui.cli",
-    "paw_tui.commands.context",
-    "paw_tui.commands.init",
-]
+def _headless_modules() -> list[str]:
+    """Every module of the headless core and the gate, found on disk (so none is forgotten),
+    plus the entry points that must stay light."""
+    import pkgutil
+
+    import paw_tui.core
+    import paw_tui.gate
+
+    found = ["paw_tui", "paw_tui.cli", "paw_tui.commands.context", "paw_tui.commands.init"]
+    for package in (paw_tui.core, paw_tui.gate):
+        found.append(package.__name__)
+        found += [
+            info.name
+            for info in pkgutil.walk_packages(package.__path__, package.__name__ + ".")
+        ]
+    return sorted(set(found))
+
+
+CORE_MODULES = _headless_modules()
 
 
 def _loaded_after(code: str, cwd: str, env: dict[str, str] | None = None) -> set[str]:
@@ -52,32 +55,28 @@ def test_core_module_imports_no_ui_or_mcp(module: str, tmp_path) -> None:
     assert not loaded & set(HEAVY), f"{module} pulled in {sorted(loaded & set(HEAVY))}"
 
 
-def test_every_core_module_is_listed() -> None:
-    import paw_tui.core as core
+def test_the_module_sweep_finds_every_core_and_gate_file() -> None:
+    """The parametrised list above is discovered, not typed: it holds every ``.py`` file
+    under ``paw_tui/core`` and ``paw_tui/gate`` (a subpackage added later is covered)."""
+    import paw_tui
 
-    core_dir = os.path.dirname(core.__file__)
-    on_disk = {
-        f"paw_tui.core.{name[:-3]}"
-        for name in os.listdir(core_dir)
-        if name.endswith(".py") and name != "__init__.py"
-    }
-    listed = {name for name in CORE_MODULES if name.startswith("paw_tui.core.")}
-    # Modules added later are checked by the generic sweep below; this keeps the list honest.
-    assert listed <= on_disk
+    base = os.path.dirname(paw_tui.__file__)
+    on_disk = set()
+    for top in ("core", "gate"):
+        for dirpath, _dirs, files in os.walk(os.path.join(base, top)):
+            for name in files:
+                if name.endswith(".py"):
+                    relative = os.path.relpath(os.path.join(dirpath, name[:-3]), os.path.dirname(base))
+                    module = relative.replace(os.sep, ".").removesuffix(".__init__")
+                    on_disk.add(module)
+    assert on_disk and on_disk <= set(CORE_MODULES), sorted(on_disk - set(CORE_MODULES))
 
 
 def test_all_core_modules_together_import_no_ui(tmp_path) -> None:
-    import paw_tui.core as core
-
-    core_dir = os.path.dirname(core.__file__)
-    names = sorted(
-        f"paw_tui.core.{name[:-3]}"
-        for name in os.listdir(core_dir)
-        if name.endswith(".py") and name != "__init__.py"
-    )
-    code = "\n".join(f"import {name}" for name in names)
+    code = "\n".join(f"import {name}" for name in CORE_MODULES)
     loaded = _top_level(_loaded_after(code, str(tmp_path)))
-    assert not loaded & set(HEAVY)
+    assert "paw_tui" in loaded
+    assert not loaded & set(HEAVY), sorted(loaded & set(HEAVY))
 
 
 def test_context_command_run_loads_nothing_heavy(tmp_path) -> None:

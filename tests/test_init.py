@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from paw_tui.cli import main
-from paw_tui.core.scaffold import SKELETON, create_skeleton
+from paw_tui.core.workspace.scaffold import SKELETON, create_skeleton
 
 
 @pytest.fixture(autouse=True)

@@ -11,7 +11,7 @@ import pytest
 from gatekit import PAW, REPO, paw_state_dir, root  # noqa: F401 - fixtures
 import shlex
 
-from paw_tui.core.client_setup import POST_TOOL_MATCHER, PRE_TOOL_MATCHER, gate_command
+from paw_tui.core.clients.setup import POST_TOOL_MATCHER, PRE_TOOL_MATCHER, gate_command
 
 # The hook runs the gate with this installation's python (not the launcher script, whose
 # `import re` costs most of a hook's budget).

@@ -24,7 +24,7 @@ from gatekit import (  # noqa: F401 - fixtures
     write_payload,
     write_workspace,
 )
-from paw_tui.core.policy import load_policy
+from paw_tui.core.policy.compiled import load_policy
 
 F = ".orchestration/active_intents.yaml"
 G = ".orchestration/governance.yaml"

@@ -11,10 +11,10 @@ import re
 
 import pytest
 
-from paw_tui.core import ledger_io
+from paw_tui.core.ledger import io as ledger_io
 from paw_tui.core.errors import PawError
-from paw_tui.core.ledger import EMPTY_HASH, Ledger, LedgerError
-from paw_tui.core.locking import FileLock
+from paw_tui.core.ledger.store import EMPTY_HASH, Ledger, LedgerError
+from paw_tui.core.support.locking import FileLock
 
 TS_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$")
 

@@ -11,7 +11,7 @@ import sys
 import textwrap
 import time
 
-from paw_tui.core.ledger import EMPTY_HASH, Ledger
+from paw_tui.core.ledger.store import EMPTY_HASH, Ledger
 
 # The source tree under test, first on the children's sys.path (python -c puts the cwd
 # there), whatever copy of the package the interpreter may also have installed.
@@ -22,7 +22,7 @@ PER_WRITER = 500
 WRITER = textwrap.dedent(
     """
     import os, sys, time
-    from paw_tui.core.ledger import Ledger
+    from paw_tui.core.ledger.store import Ledger
     root, go, writer, count = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
     ledger = Ledger.for_workspace(root)
     print("ready", flush=True)

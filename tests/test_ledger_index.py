@@ -8,8 +8,8 @@ import shutil
 
 import pytest
 
-from paw_tui.core import ledger_index
-from paw_tui.core.ledger import Ledger
+from paw_tui.core.ledger import touched as ledger_index
+from paw_tui.core.ledger.store import Ledger
 
 
 @pytest.fixture(autouse=True)

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from paw_tui.core.ledger import EMPTY_HASH, Ledger, LedgerError
-from paw_tui.core.ledger_verify import verify
+from paw_tui.core.ledger.store import EMPTY_HASH, Ledger, LedgerError
+from paw_tui.core.ledger.verify import verify
 
 
 @pytest.fixture(autouse=True)

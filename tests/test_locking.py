@@ -10,7 +10,7 @@ import textwrap
 import pytest
 
 from paw_tui.core.errors import PawError
-from paw_tui.core.locking import FileLock, LockError, LockTimeout
+from paw_tui.core.support.locking import FileLock, LockError, LockTimeout
 
 
 def test_acquire_release_and_reacquire(tmp_path):
@@ -78,7 +78,7 @@ REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HOLDER = textwrap.dedent(
     """
     import sys, time
-    from paw_tui.core.locking import FileLock
+    from paw_tui.core.support.locking import FileLock
     lock = FileLock(sys.argv[1])
     lock.acquire()
     print("held", flush=True)

@@ -7,7 +7,7 @@ import os
 import pytest
 
 from paw_tui.core.errors import ValidationError
-from paw_tui.core.paths import (
+from paw_tui.core.workspace.paths import (
     PathError,
     ResolvedPath,
     absolute_path,

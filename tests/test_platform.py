@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from paw_tui.core.platform import (
+from paw_tui.core.workspace.platform import (
     PlatformProbe,
     home_directory,
     is_wsl,

@@ -10,8 +10,8 @@ import sys
 import pytest
 
 from paw_tui.core.errors import ValidationError
-from paw_tui.core.paths import PathError
-from paw_tui.core.scope import (
+from paw_tui.core.workspace.paths import PathError
+from paw_tui.core.policy.scope.checker import (
     ALLOWED,
     BUILTIN_PROTECTED,
     EXCLUDED,
@@ -600,8 +600,8 @@ def test_matching_modules_import_nothing_heavy():
     """paths and scope load no pathspec, typing, dataclasses, pathlib, re or json."""
     code = (
         "import sys; before = set(sys.modules)\n"
-        "import paw_tui.core.scope, paw_tui.core.paths\n"
-        "from paw_tui.core.scope import CompiledScope, ScopeChecker\n"
+        "import paw_tui.core.policy.scope.checker, paw_tui.core.workspace.paths\n"
+        "from paw_tui.core.policy.scope.checker import CompiledScope, ScopeChecker\n"
         "print(' '.join(sorted(set(sys.modules) - before)))\n"
     )
     result = subprocess.run(
@@ -616,7 +616,7 @@ def test_matching_from_json_does_not_import_pathspec():
     data = compile_scope(DESIGN_SCOPE + ["*.md"]).to_json()
     code = (
         "import sys\n"
-        "from paw_tui.core.scope import CompiledScope\n"
+        "from paw_tui.core.policy.scope.checker import CompiledScope\n"
         f"scope = CompiledScope.from_json({data!r})\n"
         "print(scope.match('src/auth/x.py'), scope.match('README.md'))\n"
         "print('pathspec' in sys.modules)\n"

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from pathspec import GitIgnoreSpec
 
-from paw_tui.core.scope import (
+from paw_tui.core.policy.scope.checker import (
     CompiledScope,
     ScopePatternError,
     anchor_pattern,

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from paw_tui.core.shell_targets import ShellTarget, write_targets
+from paw_tui.core.policy.shell_targets import ShellTarget, write_targets
 
 W = "/w"
 

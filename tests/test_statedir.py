@@ -11,7 +11,7 @@ import platformdirs
 import pytest
 from platformdirs.macos import MacOS
 
-from paw_tui.core import statedir
+from paw_tui.core.workspace import statedir
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -147,5 +147,5 @@ def test_import_does_not_pull_platformdirs_or_hashlib():
         return set(json.loads(out))
 
     baseline = loaded("pass")
-    assert loaded("import paw_tui.core.ledger") - baseline == set()
-    assert loaded("import paw_tui.core.ledger, paw_tui.core.ledger_read") - baseline == set()
+    assert loaded("import paw_tui.core.ledger.store") - baseline == set()
+    assert loaded("import paw_tui.core.ledger.store, paw_tui.core.ledger.read") - baseline == set()

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from paw_tui.core import supervisor as sv
+from paw_tui.core.prompt import supervisor as sv
 from paw_tui.core.errors import ValidationError
-from paw_tui.core.tool_defaults import defaults_for, render_tool_defaults
+from paw_tui.core.prompt.tool_defaults import defaults_for, render_tool_defaults
 
 # --- tool defaults ----------------------------------------------------------------------
 
@@ -58,7 +58,7 @@ def test_defaults_for_uses_name_variants() -> None:
 
 
 def test_defaults_from_governance_yaml(ws) -> None:
-    from paw_tui.core.policy import load_policy
+    from paw_tui.core.policy.compiled import load_policy
 
     orchestration = ws.root / ".orchestration"
     orchestration.mkdir()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from paw_tui.core import toolkit_reference as tk
+from paw_tui.core.prompt import toolkit_reference as tk
 from paw_tui.core.errors import ValidationError
 
 DATA = Path(__file__).parent / "data" / "toolkit"

@@ -6,7 +6,7 @@ import json
 import os
 from pathlib import Path
 
-from paw_tui.core.trace_index import APPENDED, MISSING, RESET, UNCHANGED, TraceIndex, scan_head, scan_tail
+from paw_tui.core.ledger.line_index import APPENDED, MISSING, RESET, UNCHANGED, TraceIndex, scan_head, scan_tail
 
 
 def write_records(path: Path, count: int, start: int = 1, mode: str = "w") -> None:

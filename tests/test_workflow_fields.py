@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from paw_tui.core.workflow import parse_fields, work_id_of
+from paw_tui.core.context.workflow import parse_fields, work_id_of
 
 REFERENCE = """# WorkflowContext
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from paw_tui.core.workspace import discover_roots, find_ancestor_root, is_workspace_dir
+from paw_tui.core.workspace.discovery import discover_roots, find_ancestor_root, is_workspace_dir
 
 
 def mk(path: Path) -> Path:

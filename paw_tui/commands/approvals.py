@@ -29,7 +29,7 @@ def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.Ar
 def run(args: argparse.Namespace) -> int:
     import os
 
-    from paw_tui.core.approvals import iter_requests, pending_requests
+    from paw_tui.core.handshake.approvals import iter_requests, pending_requests
     from paw_tui.core.errors import ValidationError
 
     state = state_for(args)
@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
                 for r in requests]
         write_out(table(rows, ["REQUEST", "STATE", "SESSION", "INTENT", "NAME", "REQUESTED"]))
         return 0
-    from paw_tui.core.handshake import decide_approval, request_for_session
+    from paw_tui.core.handshake.selection import decide_approval, request_for_session
 
     if bool(args.request_id) == bool(args.session):
         raise ValidationError(f"Give either a request id or --session S to {args.action}.")

@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
         if intent is None:
             raise ValidationError(f"Unknown intent '{args.intent}'.")
     else:
-        from paw_tui.core.sessions import load_session
+        from paw_tui.core.handshake.sessions import load_session
         from paw_tui.gate.decide import held_intent
 
         session = load_session(state.root, args.session)

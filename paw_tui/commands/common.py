@@ -13,8 +13,8 @@ if TYPE_CHECKING:
 
 def workspace_root(args: argparse.Namespace) -> str:
     """The first workspace root by DESIGN §1's rules; WorkspaceError when there is none."""
-    from paw_tui.core.platform import PlatformProbe, home_directory
-    from paw_tui.core.workspace import discover_roots
+    from paw_tui.core.workspace.platform import PlatformProbe, home_directory
+    from paw_tui.core.workspace.discovery import discover_roots
 
     roots = discover_roots(getattr(args, "workspace", None) or (), home=home_directory(PlatformProbe()))
     if not roots:
@@ -28,7 +28,7 @@ def workspace_root(args: argparse.Namespace) -> str:
 
 
 def state_for(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    from paw_tui.core.workspace_state import WorkspaceState
+    from paw_tui.core.workspace.state import WorkspaceState
 
     return WorkspaceState(workspace_root(args))
 

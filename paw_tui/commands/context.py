@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from paw_tui.commands.output import write_json, write_out
-from paw_tui.core.context_format import format_context
-from paw_tui.core.context_tool import get_context
-from paw_tui.core.platform import PlatformProbe, home_directory, user_instructions_dir
-from paw_tui.core.workspace import discover_roots
+from paw_tui.core.context.format import format_context
+from paw_tui.core.context.tool import get_context
+from paw_tui.core.workspace.platform import PlatformProbe, home_directory, user_instructions_dir
+from paw_tui.core.workspace.discovery import discover_roots
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

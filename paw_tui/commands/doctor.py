@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _check_policy(root: str, add) -> None:  # type: ignore[no-untyped-def]
-    from paw_tui.core.policy import load_policy
+    from paw_tui.core.policy.compiled import load_policy
 
     policy = load_policy(root, use_cache=False)
     if not policy.valid:
@@ -73,7 +73,7 @@ def _check_policy(root: str, add) -> None:  # type: ignore[no-untyped-def]
 
 
 def _check_ledger(root: str, add) -> None:  # type: ignore[no-untyped-def]
-    from paw_tui.core.ledger import Ledger
+    from paw_tui.core.ledger.store import Ledger
 
     ledger = Ledger.for_workspace(root)
     if not os.path.exists(ledger.path):
@@ -85,7 +85,7 @@ def _check_ledger(root: str, add) -> None:  # type: ignore[no-untyped-def]
 
 def _check_claude(root: str, add) -> list[str]:  # type: ignore[no-untyped-def]
     """The configured PreToolUse gate commands (empty when none)."""
-    from paw_tui.core.client_setup import PRE_TOOL_MATCHER, is_gate_command
+    from paw_tui.core.clients.setup import PRE_TOOL_MATCHER, is_gate_command
 
     path = os.path.join(root, ".claude", "settings.json")
     if not os.path.exists(path):

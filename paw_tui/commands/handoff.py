@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _build(args: argparse.Namespace) -> int:
     from paw_tui.commands.common import workspace_root
-    from paw_tui.core.handoff import build_handoff, render_handoff
+    from paw_tui.core.handoff.protocol import build_handoff, render_handoff
 
     warnings: list[str] = []
     block = build_handoff(workspace_root(args), story=args.story, prd=args.prd, summary=args.summary,
@@ -52,7 +52,7 @@ def _build(args: argparse.Namespace) -> int:
 
 def _read_prompt(path: str) -> str:
     from paw_tui.core.errors import ValidationError
-    from paw_tui.core.textfile import MAX_FILE_BYTES, describe_os_error, read_bytes_limited
+    from paw_tui.core.support.textfile import MAX_FILE_BYTES, describe_os_error, read_bytes_limited
 
     if path == "-":
         import sys
@@ -87,7 +87,7 @@ def _plan_root(args: argparse.Namespace) -> str:
 
 def _parse(args: argparse.Namespace) -> int:
     from paw_tui.core.errors import ValidationError
-    from paw_tui.core.handoff import INVALID, format_result, parse_handoff
+    from paw_tui.core.handoff.protocol import INVALID, format_result, parse_handoff
 
     result = parse_handoff(_read_prompt(args.file), _plan_root(args))
     if args.json:

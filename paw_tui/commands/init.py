@@ -7,8 +7,8 @@ import os
 
 from paw_tui.commands.output import write_json, write_out
 from paw_tui.core.errors import ValidationError
-from paw_tui.core.platform import PlatformProbe, home_directory
-from paw_tui.core.workspace import discover_roots
+from paw_tui.core.workspace.platform import PlatformProbe, home_directory
+from paw_tui.core.workspace.discovery import discover_roots
 
 HELP = "create the .paw/ and .orchestration/ skeletons (never overwrites)"
 DESCRIPTION = """\
@@ -25,7 +25,7 @@ def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.Ar
 
 
 def run(args: argparse.Namespace) -> int:
-    from paw_tui.core.scaffold import create_skeleton
+    from paw_tui.core.workspace.scaffold import create_skeleton
 
     explicit = args.workspace or []
     if len(explicit) > 1:

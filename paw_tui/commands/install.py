@@ -22,7 +22,7 @@ def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.Ar
 
 
 def run(args: argparse.Namespace) -> int:
-    from paw_tui.core.client_setup import apply, plan_claude_code
+    from paw_tui.core.clients.setup import apply, plan_claude_code
 
     root = workspace_root(args)
     planned = plan_claude_code(root)

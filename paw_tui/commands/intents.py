@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _holders(state) -> dict[str, str]:  # type: ignore[no-untyped-def]
-    from paw_tui.core.sessions import held_intents
+    from paw_tui.core.handshake.sessions import held_intents
 
     return held_intents(state.root, state.now(), state.policy.governance.session_ttl)
 
@@ -115,8 +115,8 @@ def _show(state, intent_id: str, as_json: bool) -> int:  # type: ignore[no-untyp
 
 def _select(state, intent_id: str, session_id: str, client: str) -> int:  # type: ignore[no-untyped-def]
     from paw_tui.core.errors import ValidationError
-    from paw_tui.core.handshake import SELECTED, select_active_intent
-    from paw_tui.core.intent_view import intent_context_block
+    from paw_tui.core.handshake.selection import SELECTED, select_active_intent
+    from paw_tui.core.intents.view import intent_context_block
 
     selection = select_active_intent(state, session_id, intent_id, client=client)
     if not selection.accepted:
@@ -129,7 +129,7 @@ def _select(state, intent_id: str, session_id: str, client: str) -> int:  # type
 
 
 def _set_status(state, intent_id: str, status: str) -> int:  # type: ignore[no-untyped-def]
-    from paw_tui.core.handshake import set_intent_status
+    from paw_tui.core.handshake.selection import set_intent_status
 
     _find(state, intent_id)
     old = set_intent_status(state, intent_id, status.strip().upper(), by="cli")

@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
 
     state = state_for(args)
     if args.supervisor is not None or args.clear_supervisor:
-        from paw_tui.core.supervisor import clear_supervisor, set_supervisor
+        from paw_tui.core.prompt.supervisor import clear_supervisor, set_supervisor
 
         scope = f"session {args.session}" if args.session else "every session"
         if args.clear_supervisor:
@@ -46,18 +46,18 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if not args.session:
         raise ValidationError("prompt needs --session S (or --supervisor/--clear-supervisor to manage the instruction).")
-    from paw_tui.core.prompt_assembly import assemble_prompt, prompt_layers
-    from paw_tui.core.sessions import held_intents, load_session
+    from paw_tui.core.prompt.assembly import assemble_prompt, prompt_layers
+    from paw_tui.core.handshake.sessions import held_intents, load_session
 
     session = load_session(state.root, args.session)
     held = held_intents(state.root, state.now(), state.policy.governance.session_ttl, besides=args.session) if state.policy.valid else {}
     if session is None:
-        from paw_tui.core.sessions import Session
+        from paw_tui.core.handshake.sessions import Session
 
         session = Session(args.session)
     layers = prompt_layers(state, session, held=held)
     if args.agent:
-        from paw_tui.core.prompt_assembly import PromptLayer
+        from paw_tui.core.prompt.assembly import PromptLayer
 
         text = _agent_layers(state.root, args.agent)
         if text:
@@ -70,9 +70,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _agent_layers(root: str, agent_name: str) -> str:
-    from paw_tui.core.context_format import format_context
-    from paw_tui.core.context_tool import instruction_layers
-    from paw_tui.core.platform import PlatformProbe, user_instructions_dir
+    from paw_tui.core.context.format import format_context
+    from paw_tui.core.context.tool import instruction_layers
+    from paw_tui.core.workspace.platform import PlatformProbe, user_instructions_dir
 
     result = instruction_layers(agent_name, root=root, user_instructions_dir=user_instructions_dir(PlatformProbe()))
     text = format_context(result)

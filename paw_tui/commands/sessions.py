@@ -22,12 +22,12 @@ def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.Ar
 
 
 def run(args: argparse.Namespace) -> int:
-    from paw_tui.core.sessions import iter_sessions
+    from paw_tui.core.handshake.sessions import iter_sessions
 
     state = state_for(args)
     if args.action == "release":
         from paw_tui.core.errors import ValidationError
-        from paw_tui.core.handshake import release_session
+        from paw_tui.core.handshake.selection import release_session
 
         released = release_session(state, args.session_id, reason="released by a human (paw-tui sessions release)")
         if released is None:

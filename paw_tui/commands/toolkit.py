@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _reference(path: str) -> int:
-    from paw_tui.core.toolkit_reference import read_tools_file, render_toolkit_reference
+    from paw_tui.core.prompt.toolkit_reference import read_tools_file, render_toolkit_reference
 
     data = None
     if path == "-":
@@ -70,14 +70,14 @@ def _instructions(args: argparse.Namespace) -> int:
     import os
 
     from paw_tui.commands.common import workspace_root
-    from paw_tui.core.exec_instructions import execution_instructions
-    from paw_tui.core.governance import Governance
+    from paw_tui.core.prompt.exec_instructions import execution_instructions
+    from paw_tui.core.policy.governance import Governance
 
     call_args = _call_args(args.args)
     root = workspace_root(args)
     governance = Governance()
     if os.path.isdir(os.path.join(root, ".orchestration")):
-        from paw_tui.core.policy import load_policy
+        from paw_tui.core.policy.compiled import load_policy
 
         policy = load_policy(root)
         if policy.valid:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from paw_tui.commands.common import workspace_root
 from paw_tui.commands.output import write_json, write_out
-from paw_tui.core import fastjson as json
+from paw_tui.core.support import fastjson as json
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.Ar
 
 
 def _ledger(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    from paw_tui.core.ledger import Ledger
+    from paw_tui.core.ledger.store import Ledger
 
     return Ledger.for_workspace(workspace_root(args))
 
@@ -184,7 +184,7 @@ def _show(ledger, seq: int) -> int:  # type: ignore[no-untyped-def]
 def _export(ledger, output: str | None) -> int:  # type: ignore[no-untyped-def]
     lines = (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n" for record in ledger.export_agent_trace())
     if output:
-        from paw_tui.core.fsutil import atomic_write
+        from paw_tui.core.support.fsutil import atomic_write
 
         atomic_write(output, "".join(lines).encode("utf-8"))
         return 0

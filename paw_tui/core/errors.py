@@ -1,7 +1,7 @@
 """Exceptions for conditions where the caller must stop.
 
 Expected conditions (a missing instruction file, an unreadable one) are values, not
-exceptions: see :class:`paw_tui.core.textfile.FileStatus`.
+exceptions: see :class:`paw_tui.core.support.textfile.FileStatus`.
 """
 
 from __future__ import annotations

@@ -6,17 +6,17 @@ from __future__ import annotations
 
 import os
 
-from paw_tui.core import sessions as sessions_store
-from paw_tui.core.intents import SELECTABLE
+from paw_tui.core.handshake import sessions as sessions_store
+from paw_tui.core.intents.model import SELECTABLE
 from paw_tui.gate import tools
 from paw_tui.gate.events import POST_TOOL, PRE_TOOL, PROMPT, SESSION_END, SESSION_START, Decision
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from paw_tui.core.intents import Intent
-    from paw_tui.core.policy import Policy
-    from paw_tui.core.sessions import Session
-    from paw_tui.core.workspace_state import WorkspaceState
+    from paw_tui.core.intents.model import Intent
+    from paw_tui.core.policy.compiled import Policy
+    from paw_tui.core.handshake.sessions import Session
+    from paw_tui.core.workspace.state import WorkspaceState
     from paw_tui.gate.events import GateEvent
 
 NO_INTENT = "You must cite a valid active Intent ID."
@@ -43,7 +43,7 @@ def decide(state: WorkspaceState, event: GateEvent) -> Decision:
     if event.kind in (SESSION_START, PROMPT):
         return Decision(True, context=session_context(state, event))
     if event.kind == SESSION_END:
-        from paw_tui.core.handshake import release_session
+        from paw_tui.core.handshake.selection import release_session
 
         release_session(state, event.session_id, reason="session ended")
         return Decision(True)
@@ -56,7 +56,7 @@ def _live_session(state: WorkspaceState, event: GateEvent, ttl: float, *, prompt
     session = sessions_store.load_session(state.root, event.session_id)
     expired = session is not None and session.holds_intent and not session.is_live(now, ttl)
     if expired:
-        from paw_tui.core.handshake import release_session
+        from paw_tui.core.handshake.selection import release_session
 
         release_session(state, event.session_id, reason="idle longer than the session TTL")
         session = None
@@ -81,7 +81,7 @@ def _given_paths(state: WorkspaceState, event: GateEvent, kind: str | None = Non
     """The event's target paths as the ledger shows them (a shell command's visible write
     targets included): root-relative, or absolute when outside the root; a path that cannot
     be resolved is kept as given."""
-    from paw_tui.core.paths import resolve_path
+    from paw_tui.core.workspace.paths import resolve_path
 
     shown = []
     for path, cwd, _subtree, _directory in _targets(event, kind or tools.MUTATING):
@@ -106,7 +106,7 @@ def pre_tool(state: WorkspaceState, event: GateEvent) -> Decision:
     ttl = policy.governance.session_ttl
     if kind == tools.HANDSHAKE:
         # Even with broken state: the refusal is the selection's own record (selection_refused).
-        from paw_tui.core.handshake import select_active_intent
+        from paw_tui.core.handshake.selection import select_active_intent
 
         if policy.valid:
             _live_session(state, event, ttl)
@@ -152,7 +152,7 @@ def held_intent(
                                            besides=session.session_id if session else None)
         return None, must_cite_message(policy, held, tool)
     if session.state == sessions_store.PENDING_APPROVAL:
-        from paw_tui.core.handshake import awaiting_approval_message
+        from paw_tui.core.handshake.selection import awaiting_approval_message
 
         return None, awaiting_approval_message(session.intent_id)
     intent = policy.intent(session.intent_id)
@@ -163,7 +163,7 @@ def held_intent(
         )
     if intent.status in SELECTABLE:
         return intent, None
-    from paw_tui.core.handshake import status_refusal
+    from paw_tui.core.handshake.selection import status_refusal
 
     refusal = status_refusal(intent)
     if refusal:
@@ -180,7 +180,7 @@ def _targets(event: GateEvent, kind: str) -> list[tuple[str, str | None, bool, b
     if kind == tools.SHELL:
         if not event.command:
             return []
-        from paw_tui.core.shell_targets import write_targets
+        from paw_tui.core.policy.shell_targets import write_targets
 
         found = write_targets(event.command, event.cwd or os.getcwd())
         if found is None:
@@ -191,7 +191,7 @@ def _targets(event: GateEvent, kind: str) -> list[tuple[str, str | None, bool, b
 
 def session_context(state: WorkspaceState, event: GateEvent) -> str:
     """Every prompt layer (DESIGN §8), for SessionStart and every UserPromptSubmit."""
-    from paw_tui.core.prompt_assembly import assemble_prompt, prompt_layers
+    from paw_tui.core.prompt.assembly import assemble_prompt, prompt_layers
 
     policy = state.policy
     if not policy.valid:
@@ -211,7 +211,7 @@ def _guidance(state: WorkspaceState, event: GateEvent, tool: str, session: Sessi
     ):
         return None  # nowhere to find any: skip importing the template machinery
     try:
-        from paw_tui.core.exec_instructions import execution_instructions, guidance_message
+        from paw_tui.core.prompt.exec_instructions import execution_instructions, guidance_message
 
         question = session.latest_prompt if session is not None else None
         names = [tool]

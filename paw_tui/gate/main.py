@@ -13,7 +13,7 @@ import sys
 
 from paw_tui.gate.clients import claude_code
 from paw_tui.gate.events import POST_TOOL, PRE_TOOL, PROMPT, SESSION_END, SESSION_START, Answer, PayloadError
-from paw_tui.core import fastjson as json  # json's API without importing re (~15 ms)
+from paw_tui.core.support import fastjson as json  # json's API without importing re (~15 ms)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -97,8 +97,8 @@ def _find_root(event: GateEvent, workspaces: list[str], environ: Mapping[str, st
             if value:
                 base = event.cwd if event.cwd and os.path.isdir(event.cwd) else os.getcwd()
                 return os.path.normpath(os.path.join(base, os.path.expanduser(value)))
-    from paw_tui.core.platform import PlatformProbe, home_directory
-    from paw_tui.core.workspace import discover_roots
+    from paw_tui.core.workspace.platform import PlatformProbe, home_directory
+    from paw_tui.core.workspace.discovery import discover_roots
 
     roots = discover_roots(
         workspaces,
@@ -172,7 +172,7 @@ def _decide_event(adapter: ClientAdapter, event: GateEvent, workspaces: list[str
                 "Orchestration state unavailable: no paw-tui workspace was found from "
                 f"{event.cwd or os.getcwd()} (set CLAUDE_PROJECT_DIR or PAW_WORKSPACE_PATH)."
             )
-        from paw_tui.core.workspace_state import WorkspaceState
+        from paw_tui.core.workspace.state import WorkspaceState
         from paw_tui.gate.decide import decide
 
         decision = decide(WorkspaceState(root), event)

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import os
 
-from paw_tui.core import sessions as sessions_store
-from paw_tui.core.paths import resolve_path
+from paw_tui.core.handshake import sessions as sessions_store
+from paw_tui.core.workspace.paths import resolve_path
 from paw_tui.gate import tools
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from paw_tui.core.workspace_state import WorkspaceState
+    from paw_tui.core.workspace.state import WorkspaceState
     from paw_tui.gate.events import GateEvent
 
 _HASH_LIMIT = 64 * 1024 * 1024  # beyond this a file is recorded without its hash
@@ -56,7 +56,7 @@ def _occupied_ranges(content: str, fragments: list[tuple[str, bool]]) -> list[di
 
 def _file_facts(path: str) -> tuple[str | None, str | None]:
     """(``sha256:<hex>`` of the file, its text when it is UTF-8), or Nones."""
-    from paw_tui.core.hashing import content_hash
+    from paw_tui.core.support.hashing import content_hash
 
     try:
         if not os.path.isfile(path) or os.path.getsize(path) > _HASH_LIMIT:
@@ -106,7 +106,7 @@ def record_mutations(state: WorkspaceState, event: GateEvent) -> None:
     intent_id = session.intent_id if session is not None and session.holds_intent else None
     targets: list[tuple[str, str | None]] = [(p, event.cwd) for p in event.paths]
     if kind == tools.SHELL and event.command:
-        from paw_tui.core.shell_targets import write_targets
+        from paw_tui.core.policy.shell_targets import write_targets
 
         found = write_targets(event.command, event.cwd or state.root) or []
         targets = [(t.path, t.cwd) for t in found]
@@ -125,6 +125,6 @@ def record_mutations(state: WorkspaceState, event: GateEvent) -> None:
         )
         recorded = True
     if recorded and intent_id:
-        from paw_tui.core.intent_map import write_intent_map
+        from paw_tui.core.intents.intent_map import write_intent_map
 
         write_intent_map(state)

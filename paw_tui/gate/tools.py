@@ -7,7 +7,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from paw_tui.core.governance import Governance
+    from paw_tui.core.policy.governance import Governance
 
 READ_ONLY_TOOLS = frozenset({
     # Claude Code

@@ -47,7 +47,7 @@ class PawApp(App[None]):
 
     def __init__(self, root: str, *, user_dir: str | None = None, watch_approvals: bool = True) -> None:
         super().__init__()
-        from paw_tui.core.platform import PlatformProbe, user_instructions_dir
+        from paw_tui.core.workspace.platform import PlatformProbe, user_instructions_dir
 
         self.root = os.path.abspath(root)
         self.user_dir = user_dir if user_dir is not None else user_instructions_dir(PlatformProbe())
@@ -110,7 +110,7 @@ class PawApp(App[None]):
     def watch_approvals(self) -> None:
         from textual.worker import get_current_worker
 
-        from paw_tui.core.approvals import pending_requests
+        from paw_tui.core.handshake.approvals import pending_requests
 
         worker = get_current_worker()
         last: tuple[str, ...] | None = None
@@ -124,8 +124,8 @@ class PawApp(App[None]):
             time.sleep(APPROVAL_POLL_SECONDS)
 
     def _prepare_blocks(self, requests: list) -> None:  # type: ignore[type-arg]
-        from paw_tui.core.intent_view import intent_context_block
-        from paw_tui.core.workspace_state import WorkspaceState
+        from paw_tui.core.intents.view import intent_context_block
+        from paw_tui.core.workspace.state import WorkspaceState
 
         state = WorkspaceState(self.root)
         for request in requests:
@@ -175,8 +175,8 @@ class PawApp(App[None]):
     @work(thread=True, exit_on_error=False, group="approvals-decide")
     def decide(self, request_id: str, approve: bool) -> None:
         from paw_tui.core.errors import PawError
-        from paw_tui.core.handshake import decide_approval
-        from paw_tui.core.workspace_state import WorkspaceState
+        from paw_tui.core.handshake.selection import decide_approval
+        from paw_tui.core.workspace.state import WorkspaceState
 
         who = os.environ.get("USER") or os.environ.get("USERNAME") or "human"
         try:
@@ -198,7 +198,7 @@ class PawApp(App[None]):
 
     # -- intents -----------------------------------------------------------------------------
     def action_change_status(self) -> None:
-        from paw_tui.core.intents import STATUSES
+        from paw_tui.core.intents.model import STATUSES
         from paw_tui.tui.dialogs.confirm import ChoiceModal, ConfirmModal
 
         pane = self.query_one(IntentsPane)
@@ -221,8 +221,8 @@ class PawApp(App[None]):
     @work(thread=True, exit_on_error=False, group="intents-status")
     def set_status(self, intent_id: str, status: str) -> None:
         from paw_tui.core.errors import PawError
-        from paw_tui.core.handshake import set_intent_status
-        from paw_tui.core.workspace_state import WorkspaceState
+        from paw_tui.core.handshake.selection import set_intent_status
+        from paw_tui.core.workspace.state import WorkspaceState
 
         who = os.environ.get("USER") or "human"
         try:

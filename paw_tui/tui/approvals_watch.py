@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from textual.message import Message
 
-from paw_tui.core.approvals import ApprovalRequest
+from paw_tui.core.handshake.approvals import ApprovalRequest
 
 
 @dataclass

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable, Input, Select, Static
 
-from paw_tui.core.approvals import pending_requests
-from paw_tui.core.context_format import format_context
-from paw_tui.core.context_tool import get_context
-from paw_tui.core.ledger import Ledger
+from paw_tui.core.handshake.approvals import pending_requests
+from paw_tui.core.context.format import format_context
+from paw_tui.core.context.tool import get_context
+from paw_tui.core.ledger.store import Ledger
 from paw_tui.tui.app import PawApp
 from paw_tui.tui.dialogs.approval import TITLE, ApprovalModal
 from paw_tui.tui.dialogs.record_detail import RecordDetail
@@ -389,7 +389,7 @@ async def test_readable_at_80x24(workspace: Path, user_dir: str) -> None:
 
 @pytest.mark.anyio
 async def test_prompt_view_lists_each_layer_and_sets_the_supervisor(workspace: Path, user_dir: str) -> None:
-    from paw_tui.core.supervisor import get_supervisor
+    from paw_tui.core.prompt.supervisor import get_supervisor
     from paw_tui.tui.screens.prompt_view import PromptView
 
     app = PawApp(str(workspace), user_dir=user_dir, watch_approvals=False)

@@ -24,7 +24,7 @@ from paw_tui.gate.events import (
     PayloadError,
     checked_cwd,
 )
-from paw_tui.core import fastjson as json  # json's API without importing re (~15 ms)
+from paw_tui.core.support import fastjson as json  # json's API without importing re (~15 ms)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

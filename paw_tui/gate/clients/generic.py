@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from paw_tui.gate import tools
 from paw_tui.gate.events import EVENTS, PRE_TOOL, Answer, Decision, GateEvent, PayloadError, checked_cwd
-from paw_tui.core import fastjson as json  # json's API without importing re (~15 ms)
+from paw_tui.core.support import fastjson as json  # json's API without importing re (~15 ms)
 
 NAME = "generic"
 

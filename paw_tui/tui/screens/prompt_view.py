@@ -14,7 +14,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Input, Label, Select, Static
 
-from paw_tui.core.prompt_assembly import PromptLayer
+from paw_tui.core.prompt.assembly import PromptLayer
 
 NO_SESSION = "(a new session)"
 
@@ -62,7 +62,7 @@ class PromptView(Screen[None]):
 
     @work(thread=True, exclusive=True, group="prompt-sessions", exit_on_error=False)
     def list_sessions(self) -> None:
-        from paw_tui.core.sessions import iter_sessions
+        from paw_tui.core.handshake.sessions import iter_sessions
 
         ids = [s.session_id for s in sorted(iter_sessions(self.root), key=lambda s: -s.last_seen)]
         self.post_message(self.Sessions(ids))
@@ -81,9 +81,9 @@ class PromptView(Screen[None]):
 
     @work(thread=True, exclusive=True, group="prompt-assemble", exit_on_error=False)
     def assemble(self, session_id: str) -> None:
-        from paw_tui.core.prompt_assembly import prompt_layers
-        from paw_tui.core.sessions import Session, held_intents, load_session
-        from paw_tui.core.workspace_state import WorkspaceState
+        from paw_tui.core.prompt.assembly import prompt_layers
+        from paw_tui.core.handshake.sessions import Session, held_intents, load_session
+        from paw_tui.core.workspace.state import WorkspaceState
 
         state = WorkspaceState(self.root)
         real = None if session_id == NO_SESSION else session_id
@@ -95,7 +95,7 @@ class PromptView(Screen[None]):
 
     @on(Assembled)
     def _assembled(self, message: Assembled) -> None:
-        from paw_tui.core.prompt_assembly import assemble_prompt
+        from paw_tui.core.prompt.assembly import assemble_prompt
 
         if message.session_id != self.session_id:
             return
@@ -121,7 +121,7 @@ class PromptView(Screen[None]):
 
     def apply(self, action: str, scope: str) -> None:
         from paw_tui.core.errors import PawError
-        from paw_tui.core.supervisor import clear_supervisor, set_supervisor
+        from paw_tui.core.prompt.supervisor import clear_supervisor, set_supervisor
 
         if scope == "session" and self.session_id == NO_SESSION:
             self.notify("Pick a session first, or set it for every session.", severity="warning")

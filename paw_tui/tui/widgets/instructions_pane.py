@@ -13,7 +13,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import DataTable, Input, Select, Static
 
-from paw_tui.core.textfile import EMPTY_FILE, FileStatus
+from paw_tui.core.support.textfile import EMPTY_FILE, FileStatus
 
 STATUS_STYLE = {"WINS": "bold green", "SHADOWED": "yellow", "EMPTY": "dim", "ERROR": "bold red", "MISSING": "dim"}
 
@@ -44,8 +44,8 @@ class LayerRow:
 
 def resolve_layers(root: str, agent: str, work_id: str | None, user_dir: str | None) -> tuple[list[LayerRow], str]:
     """The rows of the layer table and the context text (the exact tool output, or why not)."""
-    from paw_tui.core.context_format import format_context
-    from paw_tui.core.context_tool import get_context, instruction_layers
+    from paw_tui.core.context.format import format_context
+    from paw_tui.core.context.tool import get_context, instruction_layers
     from paw_tui.core.errors import PawError
 
     try:
@@ -121,7 +121,7 @@ class InstructionsPane(Vertical):
 
     @work(thread=True, exclusive=True, group="instructions-discover", exit_on_error=False)
     def discover(self) -> None:
-        from paw_tui.core.instructions import agents_in, workspace_instructions_dir
+        from paw_tui.core.context.instructions import agents_in, workspace_instructions_dir
 
         agents = sorted(set(agents_in(workspace_instructions_dir(self.root))) | set(agents_in(self.user_dir)),
                         key=str.casefold)

@@ -12,7 +12,7 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import DataTable, Input, Static
 
-from paw_tui.core.policy import Policy, load_policy
+from paw_tui.core.policy.compiled import Policy, load_policy
 from paw_tui.tui.messages import IntentHighlighted
 from paw_tui.tui.widgets.vim_table import VimDataTable
 
@@ -80,7 +80,7 @@ class IntentsPane(Vertical):
 
     @work(thread=True, exclusive=True, group="intents-load", exit_on_error=False)
     def reload(self) -> None:
-        from paw_tui.core.sessions import held_intents
+        from paw_tui.core.handshake.sessions import held_intents
 
         policy = load_policy(self.root)
         import time

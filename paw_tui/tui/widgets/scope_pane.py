@@ -12,7 +12,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Input, Static
 
-from paw_tui.core.policy import Policy
+from paw_tui.core.policy.compiled import Policy
 
 
 class ScopePane(Vertical):
@@ -81,7 +81,7 @@ class ScopePane(Vertical):
 
     @work(thread=True, exclusive=True, group="scope-touched", exit_on_error=False)
     def load_touched(self, intent_id: str) -> None:
-        from paw_tui.core.ledger import Ledger
+        from paw_tui.core.ledger.store import Ledger
 
         try:
             entries = [e.to_dict() for e in Ledger.for_workspace(self.root).touched_files(intent_id)]

@@ -16,7 +16,7 @@ from textual.widgets import Input, Static
 
 from textual.worker import Worker
 
-from paw_tui.core.trace_index import APPENDED, MISSING, RESET, Snapshot, TraceIndex, Update, scan_head, scan_tail
+from paw_tui.core.ledger.line_index import APPENDED, MISSING, RESET, Snapshot, TraceIndex, Update, scan_head, scan_tail
 from paw_tui.tui.widgets.trace_view import TraceView
 
 LEDGER = os.path.join(".orchestration", "agent_trace.jsonl")

@@ -1,6 +1,6 @@
 """A Line-API view of the ledger: one line per record, however many records there are.
 
-Only the offsets of lines are held (:class:`~paw_tui.core.trace_index.TraceIndex`); a record
+Only the offsets of lines are held (:class:`~paw_tui.core.ledger.line_index.TraceIndex`); a record
 is read and parsed when its line is painted. No widget per row.
 """
 
@@ -18,7 +18,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from paw_tui.core.trace_index import TraceIndex
+from paw_tui.core.ledger.line_index import TraceIndex
 
 DECISION_STYLES = {
     "allow": Style(color="green"),

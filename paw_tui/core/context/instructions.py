@@ -1,0 +1,50 @@
+"""Custom instruction files: ``<dir>/<Agent Name>-instructions.md`` in each layer."""
+
+from __future__ import annotations
+
+import os
+
+from paw_tui.core.support.textfile import FileStatus, find_case_insensitive, load_text_file
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from paw_tui.core.support.textfile import ReadBytes
+
+SUFFIX = "-instructions.md"
+WHAT = "custom instructions"
+WORKSPACE_DIR = os.path.join(".paw", "instructions")
+
+
+def instruction_file_name(agent_name: str) -> str:
+    """The file name for an agent: its name verbatim, spaces kept."""
+    return agent_name + SUFFIX
+
+
+def workspace_instructions_dir(root: str) -> str:
+    return os.path.join(root, WORKSPACE_DIR)
+
+
+def load_instructions(
+    directory: str | None, agent_name: str, read_bytes: ReadBytes | None = None
+) -> FileStatus:
+    """The agent's instruction file in ``directory`` (matched case-insensitively)."""
+    name = instruction_file_name(agent_name)
+    if directory is None:  # no home directory could be found: the layer is simply absent
+        return FileStatus(name)
+    return load_text_file(find_case_insensitive(directory, name), WHAT, read_bytes)
+
+
+def agents_in(directory: str | None) -> list[str]:
+    """Agent names that have an instruction file in ``directory``, sorted."""
+    if directory is None:
+        return []
+    try:
+        entries = os.listdir(directory)
+    except OSError:
+        return []
+    names = {
+        entry[: -len(SUFFIX)]
+        for entry in entries
+        if entry.lower().endswith(SUFFIX) and len(entry) > len(SUFFIX)
+    }
+    return sorted(names, key=str.casefold)

@@ -1,0 +1,120 @@
+"""Human approval of intent selections (``.orchestration/approvals/<id>.json``).
+
+With ``governance.yaml: approval: required`` a selection becomes a pending request that
+reserves the intent for its session. A human approves or rejects it in the TUI or with
+``paw-tui approvals``; requests stay on disk with their outcome, so the history is visible.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from paw_tui.core.support.fsutil import atomic_write
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+APPROVALS_DIR = os.path.join(".orchestration", "approvals")
+PENDING = "pending"
+APPROVED = "approved"
+REJECTED = "rejected"
+WITHDRAWN = "withdrawn"  # the session ended or was released before anyone decided
+STATES = (PENDING, APPROVED, REJECTED, WITHDRAWN)
+
+
+class ApprovalRequest:
+    __slots__ = ("id", "session_id", "intent_id", "state", "requested_at", "decided_at", "decided_by", "note")
+
+    def __init__(
+        self,
+        id: str,
+        session_id: str,
+        intent_id: str,
+        state: str = PENDING,
+        requested_at: float = 0.0,
+        decided_at: float | None = None,
+        decided_by: str | None = None,
+        note: str | None = None,
+    ) -> None:
+        self.id = id
+        self.session_id = session_id
+        self.intent_id = intent_id
+        self.state = state
+        self.requested_at = requested_at
+        self.decided_at = decided_at
+        self.decided_by = decided_by
+        self.note = note
+
+    @property
+    def pending(self) -> bool:
+        return self.state == PENDING
+
+    def to_dict(self) -> dict[str, object]:
+        return {name: getattr(self, name) for name in self.__slots__}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, object]) -> ApprovalRequest:
+        state = data.get("state")
+        if state not in STATES:
+            raise ValueError(f"unknown state {state!r}")
+        for key in ("id", "session_id", "intent_id"):
+            if not isinstance(data.get(key), str):
+                raise ValueError(f"no {key}")
+        return cls(
+            str(data["id"]), str(data["session_id"]), str(data["intent_id"]), str(state),
+            float(data.get("requested_at") or 0.0),  # type: ignore[arg-type]
+            data.get("decided_at"),  # type: ignore[arg-type]
+            data.get("decided_by"),  # type: ignore[arg-type]
+            data.get("note"),  # type: ignore[arg-type]
+        )
+
+    def __repr__(self) -> str:
+        return f"ApprovalRequest({self.id!r}, session={self.session_id!r}, intent={self.intent_id!r}, {self.state})"
+
+
+def new_request_id(now: float) -> str:
+    """Sortable by arrival (milliseconds first), unique by a random suffix."""
+    return f"apr-{int(now * 1000):013d}-{os.urandom(3).hex()}"
+
+
+def request_path(root: str, request_id: str) -> str:
+    if not request_id or "/" in request_id or "\\" in request_id or request_id.startswith("."):
+        raise ValueError(f"invalid approval request id {request_id!r}")
+    return os.path.join(root, APPROVALS_DIR, request_id + ".json")
+
+
+def save_request(root: str, request: ApprovalRequest) -> None:
+    os.makedirs(os.path.join(root, APPROVALS_DIR), exist_ok=True)
+    data = json.dumps(request.to_dict(), ensure_ascii=False, indent=1).encode("utf-8")
+    atomic_write(request_path(root, request.id), data)
+
+
+def load_request(root: str, request_id: str) -> ApprovalRequest | None:
+    try:
+        with open(request_path(root, request_id), "rb") as handle:
+            return ApprovalRequest.from_dict(json.loads(handle.read()))
+    except (OSError, ValueError, TypeError, AttributeError):
+        return None
+
+
+def iter_requests(root: str) -> Iterator[ApprovalRequest]:
+    """Every readable request, in arrival order."""
+    directory = os.path.join(root, APPROVALS_DIR)
+    try:
+        names = sorted(os.listdir(directory))
+    except OSError:
+        return
+    requests = []
+    for name in names:
+        if name.endswith(".json") and not name.startswith("."):
+            request = load_request(root, name[: -len(".json")])
+            if request is not None:
+                requests.append(request)
+    requests.sort(key=lambda request: (request.requested_at, request.id))
+    yield from requests
+
+
+def pending_requests(root: str) -> list[ApprovalRequest]:
+    return [request for request in iter_requests(root) if request.pending]

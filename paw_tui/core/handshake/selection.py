@@ -1,0 +1,316 @@
+"""The handshake (seed 002, DESIGN §4): an agent session selects one active intent.
+
+Every decision here runs under the state lock (so two sessions racing for one intent cannot
+both win), is written to the ledger before it takes effect where it can be undone, and comes
+back as a value carrying the exact message an agent or a human reads.
+"""
+
+from __future__ import annotations
+
+from paw_tui.core.handshake import approvals as approvals_store
+from paw_tui.core.handshake import sessions as sessions_store
+from paw_tui.core.errors import ValidationError
+from paw_tui.core.handshake.sessions import ACTIVE, PENDING_APPROVAL, Session
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from paw_tui.core.intents.model import Intent
+    from paw_tui.core.policy.compiled import Policy
+    from paw_tui.core.workspace.state import WorkspaceState
+
+HANDSHAKE_TOOL = "select_active_intent"
+SELECTED = "selected"
+PENDING = "pending_approval"
+REFUSED = "refused"
+
+
+class Selection:
+    """The outcome of one ``select_active_intent`` call."""
+
+    __slots__ = ("outcome", "message", "intent", "session", "approval_id")
+
+    def __init__(
+        self,
+        outcome: str,
+        message: str,
+        intent: Intent | None = None,
+        session: Session | None = None,
+        approval_id: str | None = None,
+    ) -> None:
+        self.outcome = outcome
+        self.message = message
+        self.intent = intent
+        self.session = session
+        self.approval_id = approval_id
+
+    @property
+    def accepted(self) -> bool:
+        """Selected, or waiting for approval: the tool call itself is not refused."""
+        return self.outcome != REFUSED
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "outcome": self.outcome,
+            "message": self.message,
+            "intent_id": self.intent.id if self.intent else None,
+            "session_id": self.session.session_id if self.session else None,
+            "approval_id": self.approval_id,
+        }
+
+
+def unknown_intent_message(intent_id: str, policy: Policy, held: dict[str, str]) -> str:
+    available = policy.selectable(set(held))
+    listed = ", ".join(f"{i.id} ({i.name})" if i.name else i.id for i in available) or "none"
+    return f"Unknown intent '{intent_id}'. Available intents: {listed}."
+
+
+def awaiting_approval_message(intent_id: str) -> str:
+    return f"Intent selection {intent_id} awaits human approval."
+
+
+def lock_message(session_id: str, held_id: str, wanted_id: str) -> str:
+    return f"Session {session_id} is locked to {held_id}. Start a new session to work on {wanted_id}."
+
+
+def status_refusal(intent: Intent) -> str | None:
+    """Why an intent cannot be selected (or worked on) because of its status."""
+    if intent.status == "BLOCKED":
+        return f"Intent {intent.id} is BLOCKED: human intervention is required before work can continue."
+    if intent.status in ("COMPLETED", "ABANDONED"):
+        return f"Intent {intent.id} is {intent.status} and no longer active."
+    return None
+
+
+def select_active_intent(
+    state: WorkspaceState, session_id: str, intent_id: object, *, client: str | None = None
+) -> Selection:
+    """Select ``intent_id`` for ``session_id`` (see DESIGN §4 for every rule)."""
+    if not isinstance(session_id, str) or not session_id.strip():
+        raise ValidationError("A session id is required to select an intent.")
+    wanted = intent_id.strip() if isinstance(intent_id, str) else ""
+    root = state.root
+    with sessions_store.state_lock(root):
+        now = state.now()
+        policy = state.policy
+        ttl = policy.governance.session_ttl
+        existing = sessions_store.load_session(root, session_id)
+        if existing is not None and existing.holds_intent and not existing.is_live(now, ttl):
+            # Its lock expired while it was idle: it selects again, and a request it was
+            # still waiting on no longer reserves anything.
+            _withdraw(root, existing, now, "the session was idle longer than the session TTL")
+            existing = None
+        held = sessions_store.held_intents(root, now, ttl, besides=session_id)
+
+        def refuse(message: str, intent: Intent | None = None) -> Selection:
+            state.record(
+                "selection_refused", session_id=session_id, intent_id=wanted or None, client=client,
+                tool=HANDSHAKE_TOOL, decision="deny", reason=message,
+            )
+            return Selection(REFUSED, message, intent, existing)
+
+        if not policy.valid:
+            return refuse(policy.unavailable_reason or "Orchestration state unavailable.")
+        intent = policy.intent(wanted) if wanted else None
+        if intent is None:
+            return refuse(unknown_intent_message(wanted, policy, held))
+        if existing is not None and existing.holds_intent:
+            if existing.intent_id != intent.id:
+                return refuse(lock_message(session_id, existing.intent_id or "", intent.id), intent)
+            if existing.state == PENDING_APPROVAL:
+                return Selection(PENDING, awaiting_approval_message(intent.id), intent, existing, existing.approval_id)
+            # Re-selecting the intent it holds is idempotent, unless the intent has ended.
+            refusal = status_refusal(intent)
+            if refusal:
+                return refuse(refusal, intent)
+            state.record(
+                "intent_selected", session_id=session_id, intent_id=intent.id, client=client,
+                tool=HANDSHAKE_TOOL, decision="allow", reason="already held by this session",
+            )
+            return Selection(SELECTED, f"Intent {intent.id} is active for session {session_id}.", intent, existing)
+        refusal = status_refusal(intent)
+        if refusal:
+            return refuse(refusal, intent)
+        holder = held.get(intent.id)
+        if holder is not None and not policy.governance.intent_sharing:
+            return refuse(
+                f"Intent {intent.id} is held by session {holder}. Choose another intent, or ask a "
+                f"human to release it (paw-tui sessions release {holder}).",
+                intent,
+            )
+
+        session = existing or Session(session_id, started=now)
+        previous = session.to_dict() if existing is not None else None
+        session.intent_id = intent.id
+        session.last_seen = now
+        if client:
+            session.client = client
+        if policy.governance.approval_required:
+            request = approvals_store.ApprovalRequest(
+                approvals_store.new_request_id(now), session_id, intent.id, requested_at=now
+            )
+            session.state = PENDING_APPROVAL
+            session.approval_id = request.id
+            approvals_store.save_request(root, request)
+            sessions_store.save_session(root, session)
+            try:
+                state.record(
+                    "approval_requested", session_id=session_id, intent_id=intent.id, client=client,
+                    tool=HANDSHAKE_TOOL, decision="pending", approval_id=request.id,
+                    reason=awaiting_approval_message(intent.id),
+                )
+            except Exception:
+                _restore(root, session_id, previous)
+                request.state = approvals_store.WITHDRAWN
+                approvals_store.save_request(root, request)
+                raise
+            return Selection(PENDING, awaiting_approval_message(intent.id), intent, session, request.id)
+
+        session.state = ACTIVE
+        session.approval_id = None
+        sessions_store.save_session(root, session)
+        try:
+            state.record(
+                "intent_selected", session_id=session_id, intent_id=intent.id, client=client,
+                tool=HANDSHAKE_TOOL, decision="allow",
+            )
+        except Exception:
+            _restore(root, session_id, previous)
+            raise
+        if intent.status == "PENDING":
+            intent = _start_intent(state, intent, f"selected by session {session_id}")
+        return Selection(SELECTED, f"Intent {intent.id} is active for session {session_id}.", intent, session)
+
+
+def _withdraw(root: str, session: Session, now: float, why: str) -> None:
+    """Mark the session's pending approval request withdrawn (if it has one)."""
+    if session.state != PENDING_APPROVAL or not session.approval_id:
+        return
+    request = approvals_store.load_request(root, session.approval_id)
+    if request is not None and request.pending:
+        request.state = approvals_store.WITHDRAWN
+        request.decided_at = now
+        request.note = why
+        approvals_store.save_request(root, request)
+
+
+def _restore(root: str, session_id: str, previous: dict[str, object] | None) -> None:
+    if previous is None:
+        sessions_store.delete_session(root, session_id)
+    else:
+        sessions_store.save_session(root, Session.from_dict(previous))
+
+
+def _start_intent(state: WorkspaceState, intent: Intent, why: str) -> Intent:
+    """PENDING -> IN_PROGRESS, recorded; the caller holds the state lock."""
+    from paw_tui.core.intents.status import change_status
+
+    old, policy = change_status(state.root, intent.id, "IN_PROGRESS")
+    state._policy = policy
+    state.record(
+        "intent_status_changed", intent_id=intent.id, reason=f"{old} -> IN_PROGRESS ({why})",
+        status_from=old, status_to="IN_PROGRESS",
+    )
+    return policy.intent(intent.id) or intent
+
+
+def set_intent_status(state: WorkspaceState, intent_id: str, status: str, *, by: str = "human") -> str:
+    """A human changes an intent's status; returns the old one. Recorded in the ledger."""
+    from paw_tui.core.intents.status import change_status
+
+    with sessions_store.state_lock(state.root):
+        old, policy = change_status(state.root, intent_id, status)
+        state._policy = policy
+        if old != status:
+            state.record(
+                "intent_status_changed", intent_id=intent_id, reason=f"{old} -> {status} (by {by})",
+                status_from=old, status_to=status,
+            )
+    return old
+
+
+def release_session(state: WorkspaceState, session_id: str, *, reason: str = "released") -> Session | None:
+    """End a session's lock (SessionEnd or ``sessions release``); None if it had no record."""
+    root = state.root
+    with sessions_store.state_lock(root):
+        session = sessions_store.load_session(root, session_id)
+        if session is None:
+            return None
+        if session.state == PENDING_APPROVAL and session.approval_id:
+            request = approvals_store.load_request(root, session.approval_id)
+            if request is not None and request.pending:
+                request.state = approvals_store.WITHDRAWN
+                request.decided_at = state.now()
+                request.note = reason
+                approvals_store.save_request(root, request)
+        state.record(
+            "session_released", session_id=session_id, intent_id=session.intent_id,
+            client=session.client, reason=reason,
+        )
+        sessions_store.delete_session(root, session_id)
+        return session
+
+
+def decide_approval(
+    state: WorkspaceState, request_id: str, approve: bool, *, by: str = "human"
+) -> approvals_store.ApprovalRequest:
+    """Approve or reject a pending request; raises ValidationError naming what is wrong."""
+    root = state.root
+    with sessions_store.state_lock(root):
+        request = approvals_store.load_request(root, request_id)
+        if request is None:
+            raise ValidationError(f"No approval request '{request_id}'.")
+        if not request.pending:
+            raise ValidationError(f"Approval request '{request_id}' is already {request.state}.")
+        now = state.now()
+        session = sessions_store.load_session(root, request.session_id)
+        if session is None or session.approval_id != request.id:
+            request.state = approvals_store.WITHDRAWN
+            request.decided_at = now
+            request.note = "the session no longer waits for it"
+            approvals_store.save_request(root, request)
+            raise ValidationError(
+                f"Approval request '{request_id}' was withdrawn: session {request.session_id} no longer waits for it."
+            )
+        if approve and not state.policy.governance.intent_sharing:
+            # A request from a session that went idle no longer reserves the intent, so
+            # another session may hold (or wait for) it now: approving would make two holders.
+            ttl = state.policy.governance.session_ttl
+            others = sessions_store.holders(root, request.intent_id, now, ttl, besides=request.session_id)
+            if others:
+                raise ValidationError(
+                    f"Approval request '{request_id}' cannot be approved: intent {request.intent_id} is "
+                    f"held by session {others[0].session_id}."
+                )
+        request.decided_at = now
+        request.decided_by = by
+        if approve:
+            request.state = approvals_store.APPROVED
+            session.state = ACTIVE
+            # The wait for a human is not idleness: the approved session starts its TTL now.
+            session.last_seen = max(session.last_seen, now)
+            event = "approval_granted"
+        else:
+            request.state = approvals_store.REJECTED
+            session.state = sessions_store.NONE
+            session.intent_id = None
+            event = "approval_rejected"
+        session.approval_id = None
+        state.record(
+            event, session_id=request.session_id, intent_id=request.intent_id,
+            decision="allow" if approve else "deny", reason=f"by {by}", approval_id=request.id,
+        )
+        approvals_store.save_request(root, request)
+        sessions_store.save_session(root, session)
+        if approve:
+            intent = state.policy.intent(request.intent_id)
+            if intent is not None and intent.status == "PENDING":
+                _start_intent(state, intent, f"approved for session {request.session_id}")
+        return request
+
+
+def request_for_session(root: str, session_id: str) -> approvals_store.ApprovalRequest | None:
+    """The pending request of a session (for ``approvals approve --session S``)."""
+    for request in approvals_store.pending_requests(root):
+        if request.session_id == session_id:
+            return request
+    return None

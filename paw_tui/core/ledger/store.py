@@ -1,0 +1,512 @@
+"""The audit ledger: ``.orchestration/agent_trace.jsonl`` (DESIGN §7).
+
+One JSON object per line, hash-chained: every line's ``prev`` is ``"sha256:" + hex`` of the
+previous line's bytes (without its ``"\\n"``), the first line's is the hash of the empty
+string, and ``seq`` counts 1, 2, 3... without gaps.
+
+:meth:`Ledger.append` does everything under one inter-process lock
+(``.orchestration/.cache/agent_trace.jsonl.lock``):
+
+1. it reads only the end of the file (one 4 KiB ``pread`` as a rule) to find the last
+   complete line, its ``seq`` and its hash. There is no head cache inside the workspace:
+   any cache would need this same read before it could be trusted;
+2. a torn last line (no ``"\\n"``: a writer died mid-write) is moved aside to
+   ``agent_trace.jsonl.torn-<ts>``, the file is truncated to its last complete line and a
+   ``ledger_repaired`` record is appended;
+3. the file is compared with the head kept outside the workspace
+   (:mod:`~paw_tui.core.ledger.head`); a file behind or disagreeing with it is recorded
+   there as an incident, which ``verify`` keeps reporting (otherwise the next append would
+   hide a truncation by simply moving the head on);
+4. the record is written by one ``os.write`` on an ``O_APPEND`` descriptor and, with
+   ``durable=True`` (the default), ``fdatasync``-ed: the gate allows a tool only once its
+   decision is recorded, so the record must outlive a power cut as well as a crash (this
+   cost ~0.2 ms here). The per-intent index and the head are written afterwards without
+   a sync: after a power cut they can lag the ledger (``verify`` says ``behind``), never run
+   ahead of it, which would look like a truncation;
+5. for a ``mutation``, the per-intent index (:mod:`~paw_tui.core.ledger.touched`) is
+   updated, and then the head.
+
+Any failure raises :class:`LedgerError` with one sentence naming the file and the reason;
+the gate turns it into a deny. A failure to update the head or the index after the record
+is written does not: the record is in, so the decision stands; it is kept in ``warnings``.
+
+Readers never take the lock and never load the whole file to show its end: :meth:`tail`
+and :meth:`recent_for_intent` read backwards in blocks under a byte budget and report a
+torn last line instead of failing. Verification, export and the index are in their own
+modules, imported only when used.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import time
+
+from paw_tui.core.workspace import statedir
+from paw_tui.core.ledger.head import HeadStore
+from paw_tui.core.ledger.io import (
+    DEFAULT_INTENT_BYTES,
+    DEFAULT_TAIL_BYTES,
+    EMPTY_HASH,
+    HASH_PREFIX,
+    OPEN_FLAGS,
+    Backwards,
+    LedgerError,
+    format_ts,
+    line_hash,
+    loads_record,
+    os_reason,
+)
+from paw_tui.core.support.locking import FileLock, LockError, LockTimeout
+from paw_tui.core.support import fastjson as json  # json's API without importing re (~15 ms)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator, Mapping
+
+    from paw_tui.core.ledger.touched import TouchedFile
+    from paw_tui.core.ledger.read import TailResult
+    from paw_tui.core.ledger.verify import VerifyResult
+
+    Record = dict[str, object]
+
+__all__ = [
+    "EMPTY_HASH", "EVENT_MUTATION", "EVENT_REPAIRED", "HASH_PREFIX", "LEDGER_RELPATH", "Ledger",
+    "LedgerError", "format_ts", "line_hash",
+]  # fmt: skip
+
+LEDGER_RELPATH = os.path.join(".orchestration", "agent_trace.jsonl")
+LEDGER_VERSION = 1
+# Keys in the order they are written; any other key follows them, sorted, and "prev" is last.
+FIELD_ORDER = (
+    "v", "seq", "ts", "event", "session_id", "intent_id", "client", "tool", "paths",
+    "decision", "reason", "content_hash", "ranges",
+)  # fmt: skip
+RESERVED_FIELDS = frozenset({"v", "seq", "ts", "prev"})
+_CALLER_FIELDS = FIELD_ORDER[3:]
+_KNOWN_FIELDS = frozenset(FIELD_ORDER) | {"prev"}
+EVENT_REPAIRED = "ledger_repaired"
+EVENT_MUTATION = "mutation"
+
+APPEND_BLOCK = 4096
+_datasync = getattr(os, "fdatasync", os.fsync)
+
+
+def _present(value: object) -> bool:
+    if value is None:
+        return False
+    if isinstance(value, (str, list, tuple, dict)):
+        return len(value) > 0
+    return True
+
+
+def _check_ranges(value: object) -> list[dict[str, int]]:
+    if not isinstance(value, (list, tuple)):
+        raise ValueError("ranges must be a list")
+    ranges = []
+    for item in value:
+        start = item.get("start_line") if isinstance(item, dict) else None
+        end = item.get("end_line") if isinstance(item, dict) else None
+        if type(start) is not int or type(end) is not int or not 1 <= start <= end:
+            raise ValueError(
+                f"range {item!r} is not {{start_line, end_line}} with 1 <= start <= end"
+            )
+        ranges.append({"start_line": start, "end_line": end})
+    return ranges
+
+
+def caller_fields(record: Mapping[str, object]) -> dict[str, object]:
+    """The caller's keys checked, without empty values, in ledger order (ValueError)."""
+    reserved = RESERVED_FIELDS.intersection(record)
+    if reserved:
+        raise ValueError(f"the record sets {', '.join(sorted(reserved))}, which the ledger assigns")
+    event = record.get("event")
+    if not isinstance(event, str) or not event:
+        raise ValueError("the record has no event")
+    fields: dict[str, object] = {}
+    for key in _CALLER_FIELDS:
+        value = record.get(key)
+        if not _present(value):
+            continue
+        if key == "paths":
+            if not isinstance(value, (list, tuple)) or not all(isinstance(p, str) for p in value):
+                raise ValueError("paths must be a list of strings")
+            value = list(value)
+        elif key == "ranges":
+            value = _check_ranges(value)
+        fields[key] = value
+    extras = [key for key in record if key not in _KNOWN_FIELDS]
+    if not all(isinstance(key, str) for key in extras):
+        raise ValueError("field names must be strings")
+    for key in sorted(extras):
+        if _present(record[key]):
+            fields[key] = record[key]
+    return fields
+
+
+def encode_record(record: Record) -> bytes:
+    """The compact UTF-8 line for ``record`` (no newline); ValueError when not JSON-able."""
+    try:
+        text = json.dumps(record, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"the record is not JSON-serialisable ({error})") from None
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate (an undecodable file name): escape it
+        return json.dumps(record, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+
+
+class Ledger:
+    """The ledger at ``path`` for the workspace at ``workspace_root``.
+
+    ``state_dir`` is the base of the state kept outside the workspace, as ``PAW_STATE_DIR``
+    is (by default that variable, else the platform's user state directory). Constructing a
+    ledger does no I/O.
+    """
+
+    __slots__ = (
+        "path", "workspace_root", "state_base", "lock_timeout", "clock", "durable",
+        "cache_dir", "lock_path", "warnings", "_heads",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        path: str,
+        *,
+        workspace_root: str,
+        state_dir: str | None = None,
+        lock_timeout: float = 5.0,
+        clock: Callable[[], float] = time.time,
+        durable: bool = True,
+    ) -> None:
+        self.path = os.path.abspath(path)
+        self.workspace_root = os.path.abspath(workspace_root)
+        self.state_base = state_dir
+        self.lock_timeout = lock_timeout
+        self.clock = clock
+        self.durable = durable
+        self.cache_dir = os.path.join(os.path.dirname(self.path), ".cache")
+        self.lock_path = os.path.join(self.cache_dir, os.path.basename(self.path) + ".lock")
+        self.warnings: list[str] = []  # what went wrong after a record was written
+        self._heads: HeadStore | None = None
+
+    @classmethod
+    def for_workspace(
+        cls,
+        workspace_root: str,
+        *,
+        state_dir: str | None = None,
+        lock_timeout: float = 5.0,
+        clock: Callable[[], float] = time.time,
+        durable: bool = True,
+    ) -> Ledger:
+        """The workspace's ``.orchestration/agent_trace.jsonl``."""
+        return cls(
+            os.path.join(workspace_root, LEDGER_RELPATH),
+            workspace_root=workspace_root,
+            state_dir=state_dir,
+            lock_timeout=lock_timeout,
+            clock=clock,
+            durable=durable,
+        )
+
+    def __repr__(self) -> str:
+        return f"Ledger({self.path!r}, workspace_root={self.workspace_root!r})"
+
+    # -- the head kept outside the workspace -------------------------------------------------
+
+    @property
+    def heads(self) -> HeadStore:
+        """The head and incident files (OSError when no home directory can be found)."""
+        if self._heads is None:
+            directory = statedir.workspace_state_dir(self.workspace_root, base=self.state_base)
+            self._heads = HeadStore(directory, os.path.basename(self.path))
+        return self._heads
+
+    @property
+    def head_path(self) -> str:
+        return self.heads.path
+
+    def saved_head(self) -> dict[str, object] | None:
+        """``{seq, hash, size, ts, incidents}`` kept outside the workspace, or None.
+
+        Raises :class:`LedgerError` when it exists but cannot be read.
+        """
+        heads = self.heads
+        head, _slot = heads.read()
+        incidents = heads.incidents()
+        if head is None and not incidents:
+            return None
+        result = dict(head) if head is not None else {"seq": 0, "hash": EMPTY_HASH, "size": 0}
+        result["incidents"] = incidents
+        return result
+
+    def _check_head(
+        self, head: dict[str, object], fd: int, size: int, seq: int, last: str
+    ) -> str | None:
+        """``truncated`` or ``rewritten`` when the file is behind or disagrees with ``head``."""
+        head_seq, head_hash, head_size = head["seq"], head["hash"], head["size"]
+        assert type(head_seq) is int and type(head_size) is int
+        if seq < head_seq:
+            return "truncated"
+        if seq == head_seq:
+            return None if last == head_hash else "rewritten"
+        if head_seq == 0:
+            return None
+        if not 0 < head_size <= size:
+            return "rewritten"
+        # The file went on past the head: the line ending at head_size must be the head's.
+        pieces = Backwards(fd, head_size, APPEND_BLOCK).pieces()
+        after = next(pieces, (0, b"?"))[1]
+        line = next(pieces, (0, b""))[1]
+        return None if after == b"" and line_hash(line) == head_hash else "rewritten"
+
+    # -- appending ---------------------------------------------------------------------------
+
+    def append(self, record: Mapping[str, object]) -> Record:
+        """Append one record; return it as written (with ``v``, ``seq``, ``ts``, ``prev``).
+
+        ``record`` needs ``event``; ``v``, ``seq``, ``ts`` and ``prev`` are the ledger's.
+        Keys whose value is None or empty are left out; unknown keys follow the known ones.
+        """
+        try:
+            fields = caller_fields(record)
+        except ValueError as error:
+            raise LedgerError(f"Cannot append to the audit ledger {self.path}: {error}.") from None
+        lock = FileLock(self.lock_path, timeout=self.lock_timeout)
+        try:
+            lock.acquire()
+        except LockTimeout:
+            raise LedgerError(
+                f"Cannot append to the audit ledger {self.path}: the lock {self.lock_path} "
+                f"could not be taken within {self.lock_timeout:g} s."
+            ) from None
+        except LockError as error:
+            raise LedgerError(
+                f"Cannot append to the audit ledger {self.path}: {error.message}"
+            ) from None
+        try:
+            return self._append_locked(fields)
+        except OSError as error:
+            # Windows reports a directory opened for writing as "Permission denied".
+            reason = "it is a directory" if os.path.isdir(self.path) else os_reason(error)
+            raise LedgerError(f"Cannot append to the audit ledger {self.path}: {reason}.") from None
+        finally:
+            lock.release()
+
+    def _open_for_append(self) -> int:
+        flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | OPEN_FLAGS
+        try:
+            fd = os.open(self.path, flags, 0o644)
+        except FileNotFoundError:
+            os.makedirs(os.path.dirname(self.path), exist_ok=True)
+            fd = os.open(self.path, flags, 0o644)
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise LedgerError(
+                f"Cannot append to the audit ledger {self.path}: it is not a regular file."
+            )
+        return fd
+
+    def _append_locked(self, fields: dict[str, object]) -> Record:
+        head, slot, incident = self._head_for_append()
+        fd = self._open_for_append()
+        try:
+            size = os.fstat(fd).st_size
+            pieces = Backwards(fd, size, APPEND_BLOCK).pieces()
+            torn_offset, torn = next(pieces)
+            last_line = next(pieces, None) if size else None
+            seq, last = 0, EMPTY_HASH
+            if last_line is not None:
+                previous = loads_record(last_line[1])
+                value = previous.get("seq") if previous is not None else None
+                if type(value) is not int:
+                    raise LedgerError(
+                        f"Cannot append to the audit ledger {self.path}: its last complete line "
+                        "is not a ledger record (run 'paw-tui trace verify')."
+                    )
+                seq, last = value, line_hash(last_line[1])
+            first_seq = seq
+            complete = torn_offset if torn else size
+            if head is not None:
+                incident = self._check_head(head, fd, complete, seq, last) or incident
+            now = self.clock()
+            ts = format_ts(now)
+            if torn:
+                size, seq, last = self._repair(fd, torn_offset, torn, now, ts, seq, last)
+            written, seq, last, size = self._write_record(fd, fields, seq + 1, ts, last, size)
+        finally:
+            os.close(fd)
+        self._after_write(head, slot, incident, seq, last, size, ts, first_seq)
+        return written
+
+    def _head_for_append(self) -> tuple[dict[str, object] | None, int, str | None]:
+        """The saved head, the slot to write next, and an incident when it is unreadable
+        (the head is then written afresh: refusing every append over a file outside the
+        workspace would stop all work, and the incident keeps the evidence)."""
+        try:
+            head, slot = self.heads.read()
+        except (LedgerError, OSError) as error:
+            self.warnings.append(str(error))
+            return None, 0, "head_unreadable"
+        return head, slot, None
+
+    def _after_write(
+        self,
+        head: dict[str, object] | None,
+        slot: int,
+        incident: str | None,
+        seq: int,
+        last: str,
+        size: int,
+        ts: str,
+        first_seq: int,
+    ) -> None:
+        try:
+            heads = self.heads
+            if incident is not None:
+                heads.add_incident({
+                    "kind": incident, "detected_ts": ts, "ledger": self.path,
+                    "head_seq": head["seq"] if head else None,
+                    "head_hash": head["hash"] if head else None,
+                    "file_seq": first_seq,
+                })  # fmt: skip
+            generation = head["gen"] if head is not None else 0
+            heads.write(slot, generation + 1, seq, last, size, ts)  # type: ignore[operator]
+        except OSError as error:
+            self.warnings.append(
+                f"The ledger head for {self.path} was not updated: {os_reason(error)}."
+            )
+
+    def _write_record(
+        self, fd: int, fields: Mapping[str, object], seq: int, ts: str, prev: str, size: int
+    ) -> tuple[Record, int, str, int]:
+        record: Record = {"v": LEDGER_VERSION, "seq": seq, "ts": ts}
+        record.update(fields)
+        record["prev"] = prev
+        try:
+            line = encode_record(record)
+        except ValueError as error:
+            raise LedgerError(f"Cannot append to the audit ledger {self.path}: {error}.") from None
+        data = line + b"\n"
+        written = os.write(fd, data)
+        if written != len(data):
+            try:  # leave no torn line behind when that can be helped
+                os.ftruncate(fd, size)
+            except OSError:
+                pass
+            raise LedgerError(
+                f"Cannot append to the audit ledger {self.path}: only {written} of "
+                f"{len(data)} bytes could be written (is the disk full?)."
+            )
+        if self.durable:
+            _datasync(fd)
+        if record.get("event") == EVENT_MUTATION or seq == 1:
+            self._note_index(record, seq - 1)
+        return record, seq, line_hash(line), size + len(data)
+
+    def _repair(
+        self, fd: int, offset: int, torn: bytes, now: float, ts: str, seq: int, last: str
+    ) -> tuple[int, int, str]:
+        """Move a torn last line aside, truncate, and record ``ledger_repaired``."""
+        stamp = (
+            time.strftime("%Y%m%dT%H%M%S", time.gmtime(int(now))) + f"{int(now * 1000) % 1000:03d}Z"
+        )
+        base = f"{self.path}.torn-{stamp}"
+        aside, counter = base, 1
+        while True:
+            try:
+                out = os.open(aside, os.O_WRONLY | os.O_CREAT | os.O_EXCL | OPEN_FLAGS, 0o644)
+                break
+            except FileExistsError:
+                counter += 1
+                aside = f"{base}-{counter}"
+        try:
+            view = memoryview(torn)
+            while view:
+                view = view[os.write(out, view) :]
+            os.fsync(out)
+        finally:
+            os.close(out)
+        os.ftruncate(fd, offset)
+        name = os.path.basename(aside)
+        fields = {
+            "event": EVENT_REPAIRED,
+            "reason": f"moved {len(torn)} torn bytes at offset {offset} to {name}",
+            "torn_bytes": len(torn), "torn_file": name, "torn_offset": offset,
+        }  # fmt: skip
+        _, seq, last, size = self._write_record(fd, fields, seq + 1, ts, last, offset)
+        return size, seq, last
+
+    def _note_index(self, record: Record, previous_seq: int) -> None:
+        from paw_tui.core.ledger import touched as ledger_index
+
+        try:
+            ledger_index.note_append(self, record, previous_seq)
+        except (OSError, ValueError) as error:
+            self.warnings.append(
+                f"The intent index under {self.cache_dir} was not updated: {error}."
+            )
+
+    # -- reading (paw_tui.core.ledger.read) -------------------------------------------------
+
+    def tail(
+        self,
+        n: int = 20,
+        *,
+        predicate: Callable[[Record], bool] | None = None,
+        max_bytes: int = DEFAULT_TAIL_BYTES,
+    ) -> TailResult:
+        """The last ``n`` records (those matching ``predicate``), oldest first, reading at
+        most ``max_bytes`` from the end. Lines that are not JSON objects are skipped."""
+        from paw_tui.core.ledger.read import tail
+
+        return tail(self.path, n, predicate=predicate, max_bytes=max_bytes)
+
+    def recent_for_intent(
+        self, intent_id: str, limit: int = 20, *, max_bytes: int = DEFAULT_INTENT_BYTES
+    ) -> TailResult:
+        """The latest ``limit`` records of ``intent_id`` found in the last ``max_bytes``."""
+        from paw_tui.core.ledger.read import recent_for_intent
+
+        return recent_for_intent(self.path, intent_id, limit, max_bytes=max_bytes)
+
+    def iter_lines(self, start: int = 0) -> Iterator[tuple[int, bytes]]:
+        """Every complete line from byte ``start`` on, as ``(offset, bytes without "\\n")``,
+        read forwards in 1 MiB blocks; a torn last line is not yielded."""
+        from paw_tui.core.ledger.read import iter_lines
+
+        return iter_lines(self.path, start)
+
+    def iter_records(self, start: int = 0) -> Iterator[tuple[int, bytes, Record | None]]:
+        """:meth:`iter_lines` with each line parsed (None when it is not a JSON object)."""
+        from paw_tui.core.ledger.read import iter_records
+
+        return iter_records(self.path, start)
+
+    # -- in their own modules ----------------------------------------------------------------
+
+    def verify(self) -> VerifyResult:
+        """Check the chain and compare it with the saved head (:mod:`ledger_verify`)."""
+        from paw_tui.core.ledger.verify import verify
+
+        return verify(self)
+
+    def export_agent_trace(self) -> Iterator[dict[str, object]]:
+        """One Agent Trace 0.1.0 record per ``mutation`` record (:mod:`ledger_export`)."""
+        from paw_tui.core.ledger.export import export_agent_trace
+
+        return export_agent_trace(self)
+
+    def rebuild_index(self) -> int:
+        """Rebuild every per-intent index from the ledger; the number of intents indexed."""
+        from paw_tui.core.ledger.touched import rebuild_index
+
+        return rebuild_index(self)
+
+    def touched_files(self, intent_id: str, limit: int | None = None) -> list[TouchedFile]:
+        """The files ``intent_id`` changed, newest first, and whether each changed since
+        (:mod:`ledger_index`); ``limit`` bounds how many are hashed and returned."""
+        from paw_tui.core.ledger.touched import touched_files
+
+        return touched_files(self, intent_id, limit)

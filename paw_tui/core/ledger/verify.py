@@ -1,0 +1,355 @@
+"""``trace verify``: check the whole chain, then compare it with the head kept outside.
+
+The file is streamed in 1 MiB blocks; each line is parsed once by the JSON scanner (a
+strict one: ``NaN`` and ``Infinity`` are not JSON), hashed once, and checked against the
+next line's ``prev`` and the running ``seq``. The first bad line (1-based) is named:
+
+- a line whose bytes no longer match the next line's ``prev`` (for line 1: whose ``prev``
+  is not the hash of the empty string);
+- a line that is not valid JSON, or not a JSON object;
+- a line whose ``seq`` breaks the sequence 1, 2, 3...;
+- a torn last line (bytes after the last newline).
+
+The scan then goes on, without judging, to count the records and to find the line with the
+saved head's ``seq``: ``head_status`` is ``ok``, ``behind`` (the file goes further than the
+head: a writer stopped between its two writes), ``missing``, ``unreadable``, ``truncated``
+(the file ends before the head's ``seq``) or ``rewritten`` (that line's hash differs, or it
+is gone). An incident an append recorded in the head earlier (the file was behind or
+disagreed with it then) keeps being reported even once the file has grown past it.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import stat
+from hashlib import sha256
+
+from paw_tui.core.ledger.io import EMPTY_HASH, HASH_PREFIX, LedgerError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from paw_tui.core.ledger.store import Ledger
+
+CHUNK = 1024 * 1024
+_INCIDENT_STATUS = {
+    "truncated": "truncated",
+    "rewritten": "rewritten",
+    "head_unreadable": "unreadable",
+}
+BAD_HEAD_STATUSES = frozenset({"truncated", "rewritten", "unreadable"})
+
+
+def _reject_constant(name: str) -> object:
+    raise ValueError(f"{name} is not JSON")
+
+
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+# The C scanner behind JSONDecoder: parses one value at an index, returns it and its end.
+_SCAN: Callable[[str, int], tuple[object, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
+_NOT_JSON = object()
+
+
+def _parse(text: str) -> object:
+    """The value of one line, or ``_NOT_JSON``."""
+    try:
+        value, end = _SCAN(text, 0)
+        if end == len(text):
+            return value
+    except (StopIteration, ValueError):
+        pass
+    try:  # leading or trailing whitespace is still JSON
+        return _DECODER.decode(text)
+    except ValueError:
+        return _NOT_JSON
+
+
+class VerifyResult:
+    """The outcome of :func:`verify`. ``ok`` is false when a line is bad or the head says
+    the file was truncated or rewritten (or the head itself is unreadable)."""
+
+    __slots__ = (
+        "path", "ok", "records", "last_seq", "first_bad_line", "reason", "torn_tail",
+        "head_status", "head_detail", "head_path", "incidents_path", "bytes_checked",
+    )  # fmt: skip
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.ok = True
+        self.records = 0
+        self.last_seq: int | None = None
+        self.first_bad_line: int | None = None
+        self.reason: str | None = None
+        self.torn_tail = False
+        self.head_status = "missing"
+        self.head_detail: str | None = None
+        self.head_path: str | None = None
+        self.incidents_path: str | None = None
+        self.bytes_checked = 0
+
+    @property
+    def message(self) -> str:
+        """One sentence for a person."""
+        if self.first_bad_line is not None:
+            return f"Line {self.first_bad_line} of {self.path} {self.reason}."
+        if self.head_status in BAD_HEAD_STATUSES:
+            return f"The ledger {self.path} was {self.head_status}: {self.head_detail}."
+        return f"The ledger {self.path} is intact: {self.records} records, head {self.head_status}."
+
+    def to_dict(self) -> dict[str, object]:
+        return {name: getattr(self, name) for name in self.__slots__}
+
+    def __repr__(self) -> str:
+        return (
+            f"VerifyResult(ok={self.ok}, records={self.records}, "
+            f"first_bad_line={self.first_bad_line}, head_status={self.head_status!r})"
+        )
+
+
+class _Chain:
+    """The running state of the scan; :meth:`feed` takes the lines of one block."""
+
+    __slots__ = (
+        "lineno",
+        "expected_seq",
+        "prev",
+        "last_seq",
+        "bad_line",
+        "reason",
+        "head_seq",
+        "head_line_hash",
+    )
+
+    def __init__(self, head_seq: int | None) -> None:
+        self.lineno = 0
+        self.expected_seq = 1
+        self.prev = EMPTY_HASH
+        self.last_seq: int | None = None
+        self.bad_line: int | None = None
+        self.reason: str | None = None
+        self.head_seq = head_seq
+        self.head_line_hash: str | None = None
+
+    def _bad(self, line: int, reason: str) -> None:
+        self.bad_line, self.reason = line, reason
+
+    def feed(self, raws: list[bytes], texts: list[str] | None) -> None:
+        if texts is None:  # not all UTF-8: decode line by line
+            texts = []
+            for raw in raws:
+                try:
+                    texts.append(raw.decode("utf-8"))
+                except UnicodeDecodeError:
+                    texts.append("\0")  # not JSON either way
+        start = 0
+        if self.bad_line is None:
+            start = self._feed_checking(raws, texts)
+        if start < len(raws):
+            self._feed_counting(raws[start:], texts[start:])
+
+    def _feed_checking(self, raws: list[bytes], texts: list[str]) -> int:
+        """Check lines until the first bad one; how many good lines were consumed.
+
+        The hot loop of ``verify``: one scanner call, two dict lookups and one hash a line.
+        """
+        scan, hasher, head_seq = _SCAN, sha256, self.head_seq
+        first, prev = self.expected_seq, self.prev
+        expected = first
+        for raw, text in zip(raws, texts, strict=True):
+            try:
+                record, end = scan(text, 0)
+            except (StopIteration, ValueError):
+                record, end = None, -1
+            if end != len(text) or type(record) is not dict:
+                record = _parse(text)
+                if type(record) is not dict:
+                    lineno = self.lineno + expected - first + 1
+                    self._bad(
+                        lineno,
+                        "is not valid JSON" if record is _NOT_JSON else "is not a JSON object",
+                    )
+                    break
+            if record.get("prev") != prev:
+                lineno = self.lineno + expected - first + 1
+                if lineno == 1:
+                    self._bad(
+                        1,
+                        "has a prev that is not the hash of the empty string, "
+                        "as the first line's must be",
+                    )
+                else:
+                    self._bad(
+                        lineno - 1,
+                        f"no longer matches the prev of line {lineno}: its bytes were changed",
+                    )
+                break
+            seq = record.get("seq")
+            if seq != expected or type(seq) is not int:
+                self._bad(
+                    self.lineno + expected - first + 1,
+                    f"breaks the sequence: seq is {seq!r}, expected {expected}",
+                )
+                break
+            prev = HASH_PREFIX + hasher(raw).hexdigest()
+            if seq == head_seq:
+                self.head_line_hash = prev
+            expected += 1
+        consumed = expected - first
+        self.lineno += consumed
+        self.expected_seq, self.prev = expected, prev
+        if consumed:
+            self.last_seq = expected - 1
+        return consumed
+
+    def _feed_counting(self, raws: list[bytes], texts: list[str]) -> None:
+        """From the first bad line on: count, and look for the head's line, judging nothing.
+        ``last_seq`` is then the last integer ``seq`` seen."""
+        for raw, text in zip(raws, texts, strict=True):
+            self.lineno += 1
+            record = _parse(text)
+            seq = record.get("seq") if type(record) is dict else None
+            if type(seq) is not int:
+                continue
+            self.last_seq = seq
+            if seq == self.head_seq:
+                self.head_line_hash = HASH_PREFIX + sha256(raw).hexdigest()
+
+
+def _compare_head(result: VerifyResult, chain: _Chain, head: dict[str, object] | None) -> None:
+    if result.head_status == "unreadable":
+        return
+    if head is None:
+        result.head_status = "missing"
+        result.head_detail = f"no head is kept at {result.head_path}"
+        return
+    head_seq, head_hash = head.get("seq"), head.get("hash")
+    last = chain.last_seq or 0
+    if chain.head_line_hash is not None:
+        if chain.head_line_hash != head_hash:
+            result.head_status = "rewritten"
+            result.head_detail = (
+                f"the line with seq {head_seq} is not the one the head at {result.head_path} "
+                "recorded"
+            )
+        elif last == head_seq:
+            result.head_status = "ok"
+        else:
+            result.head_status = "behind"
+            result.head_detail = (
+                f"the head at {result.head_path} is at seq {head_seq}, the ledger at {last}"
+            )
+    elif head_seq == 0:
+        result.head_status = "ok"
+    elif last < head_seq:  # type: ignore[operator]
+        result.head_status = "truncated"
+        result.head_detail = (
+            f"the head at {result.head_path} recorded seq {head_seq}, "
+            f"but the ledger ends at seq {last}"
+        )
+    else:
+        result.head_status = "rewritten"
+        result.head_detail = (
+            f"no line has the seq {head_seq} the head at {result.head_path} recorded"
+        )
+    incidents = head.get("incidents")
+    if result.head_status in ("ok", "behind") and isinstance(incidents, list) and incidents:
+        first = incidents[0] if isinstance(incidents[0], dict) else {}
+        kind = _INCIDENT_STATUS.get(str(first.get("kind")), "rewritten")
+        result.head_status = kind
+        result.head_detail = (
+            f"an append at {first.get('detected_ts')} found it {first.get('kind')} (head seq "
+            f"{first.get('head_seq')}, ledger seq {first.get('file_seq')}), as recorded in "
+            f"{result.incidents_path}"
+        )
+
+
+def verify(ledger: Ledger) -> VerifyResult:
+    """Verify ``ledger``'s chain and compare it with its saved head."""
+    result = VerifyResult(ledger.path)
+    head: dict[str, object] | None = None
+    try:
+        result.head_path, result.incidents_path = ledger.heads.path, ledger.heads.incidents_path
+        head = ledger.saved_head()  # before the file's size: a head never runs ahead of it
+    except LedgerError as error:
+        result.head_status, result.head_detail = "unreadable", error.message.rstrip(".")
+    except OSError as error:  # no home directory to find the state directory in
+        result.head_status, result.head_detail = "unreadable", str(error)
+    head_seq = head.get("seq") if head is not None else None
+    chain = _Chain(head_seq if type(head_seq) is int else None)
+    try:
+        fd = os.open(ledger.path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    except FileNotFoundError:
+        fd = None
+    except OSError as error:
+        reason = "it is a directory" if isinstance(error, IsADirectoryError) else error.strerror
+        raise LedgerError(f"Cannot read the audit ledger {ledger.path}: {reason}.") from None
+    if fd is not None and not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise LedgerError(f"Cannot read the audit ledger {ledger.path}: it is not a regular file.")
+    if fd is not None:
+        collecting = gc.isenabled()
+        gc.disable()  # the scan makes ~5 containers a line and no cycles: collections only cost
+        try:
+            _stream(fd, chain, result)
+        except IsADirectoryError:
+            raise LedgerError(
+                f"Cannot read the audit ledger {ledger.path}: it is a directory."
+            ) from None
+        except OSError as error:
+            raise LedgerError(
+                f"Cannot read the audit ledger {ledger.path}: {error.strerror}."
+            ) from None
+        finally:
+            if collecting:
+                gc.enable()
+            os.close(fd)
+    result.records = chain.lineno
+    result.last_seq = chain.last_seq
+    if chain.bad_line is not None and result.first_bad_line is None:
+        result.first_bad_line, result.reason = chain.bad_line, chain.reason
+    _compare_head(result, chain, head)
+    result.ok = result.first_bad_line is None and result.head_status not in BAD_HEAD_STATUSES
+    return result
+
+
+def _stream(fd: int, chain: _Chain, result: VerifyResult) -> None:
+    remaining = os.fstat(fd).st_size
+    carry = b""
+    while remaining > 0:
+        data = os.read(fd, min(CHUNK, remaining))
+        if not data:
+            break
+        remaining -= len(data)
+        result.bytes_checked += len(data)
+        buf = carry + data if carry else data
+        cut = buf.rfind(b"\n")
+        if cut < 0:
+            carry = buf
+            continue
+        carry = buf[cut + 1 :]
+        block = buf[:cut]
+        try:
+            texts: list[str] | None = block.decode("utf-8").split("\n")
+        except UnicodeDecodeError:
+            texts = None
+        chain.feed(block.split(b"\n"), texts)
+    if not carry:
+        return
+    # Bytes after the last newline: a writer may be finishing that line right now.
+    more = os.read(fd, CHUNK)
+    cut = more.find(b"\n")
+    if cut >= 0:
+        line = carry + more[:cut]
+        result.bytes_checked += cut + 1
+        try:
+            chain.feed([line], [line.decode("utf-8")])
+        except UnicodeDecodeError:
+            chain.feed([line], None)
+        return
+    result.torn_tail = True
+    if chain.bad_line is None:
+        result.first_bad_line = chain.lineno + 1
+        result.reason = f"is torn: {len(carry) + len(more)} bytes without a final newline"

@@ -1,0 +1,121 @@
+"""Supervisor instructions (DESIGN §8, seed 003 layer 4): runtime guidance from a person.
+
+One instruction per session, or one for every session (global), kept in
+``.orchestration/.cache/supervisor/`` (machine-owned, written atomically, safe to delete).
+A session's own instruction takes the place of the global one. It reaches the agent inside
+``<supervisor_instruction>...</supervisor_instruction>``; a tag of that name inside the text
+is neutralised so the text cannot close the element early. The gate imports this module:
+standard library only.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from paw_tui.core.errors import ValidationError
+
+SUPERVISOR_DIR = os.path.join(".orchestration", ".cache", "supervisor")
+GLOBAL_FILE = "global.json"
+SESSION_PREFIX = "session-"
+OPEN_TAG = "<supervisor_instruction>"
+CLOSE_TAG = "</supervisor_instruction>"
+MAX_CHARS = 16 * 1024
+_TAG = re.compile(r"<(?=\s*/?\s*supervisor_instruction)", re.IGNORECASE)
+
+
+def supervisor_path(root: str, session_id: str | None = None) -> str:
+    """The file of the session's instruction, or of the global one when ``session_id`` is None."""
+    if session_id is None:
+        return os.path.join(root, SUPERVISOR_DIR, GLOBAL_FILE)
+    from paw_tui.core.handshake.sessions import session_file_name
+
+    return os.path.join(root, SUPERVISOR_DIR, SESSION_PREFIX + session_file_name(session_id))
+
+
+def normalise_text(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n").strip()
+
+
+def set_supervisor(root: str, text: str, session_id: str | None = None, *, now: float | None = None) -> str:
+    """Store ``text`` for the session (or globally); returns the text as stored.
+
+    Raises ValidationError for an empty or over-long instruction or a blank session id.
+    """
+    import json
+    import time
+
+    from paw_tui.core.support.fsutil import atomic_write
+
+    if session_id is not None and not session_id.strip():
+        raise ValidationError("The session id of a supervisor instruction must not be empty.")
+    stored = normalise_text(text)
+    if not stored:
+        raise ValidationError("A supervisor instruction cannot be empty; clear it instead.")
+    if len(stored) > MAX_CHARS:
+        raise ValidationError(
+            f"The supervisor instruction is {len(stored)} characters long; the limit is {MAX_CHARS}."
+        )
+    record = {
+        "scope": "global" if session_id is None else "session",
+        "session_id": session_id,
+        "text": stored,
+        "updated": time.time() if now is None else now,
+    }
+    path = supervisor_path(root, session_id)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    atomic_write(path, json.dumps(record, ensure_ascii=False, indent=1).encode("utf-8"))
+    return stored
+
+
+def get_supervisor(root: str, session_id: str | None = None) -> str | None:
+    """The instruction stored for exactly this session (or the global one); None when unset
+    or unreadable (a broken file is treated as no instruction)."""
+    import json
+
+    try:
+        with open(supervisor_path(root, session_id), "rb") as handle:
+            record = json.loads(handle.read())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(record, dict) or record.get("session_id") != session_id:
+        return None
+    text = record.get("text")
+    return text if isinstance(text, str) and text.strip() else None
+
+
+def effective_supervisor(root: str, session_id: str | None = None) -> str | None:
+    """What a session sees: its own instruction, else the global one."""
+    if session_id is not None:
+        own = get_supervisor(root, session_id)
+        if own is not None:
+            return own
+    return get_supervisor(root, None)
+
+
+def clear_supervisor(root: str, session_id: str | None = None) -> bool:
+    """Remove the session's (or the global) instruction; True when there was one."""
+    try:
+        os.unlink(supervisor_path(root, session_id))
+        return True
+    except FileNotFoundError:
+        return False
+
+
+def neutralise_tags(text: str) -> str:
+    """``<`` of any ``<supervisor_instruction>`` or ``</supervisor_instruction>`` tag (any case,
+    any spacing) becomes ``&lt;``, so the text can neither close nor reopen the element."""
+    return _TAG.sub("&lt;", text)
+
+
+def render_supervisor(text: str | None) -> str:
+    """``<supervisor_instruction>\\n<text>\\n</supervisor_instruction>``; empty for no text."""
+    body = normalise_text(text or "")
+    if not body:
+        return ""
+    return f"{OPEN_TAG}\n{neutralise_tags(body)}\n{CLOSE_TAG}"
+
+
+def supervisor_section(root: str, session_id: str | None = None) -> str:
+    """The rendered effective instruction of the session; empty when none is set."""
+    return render_supervisor(effective_supervisor(root, session_id))

@@ -1,0 +1,64 @@
+"""One workspace root with what every decision needs: the clock, the policy, the ledger.
+
+Built once per gate event, MCP call or CLI command; it loads the policy and opens the ledger
+only when a decision asks for them.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from paw_tui.core.policy.compiled import Policy, load_policy
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from paw_tui.core.ledger.store import Ledger
+
+LEDGER_FILE = os.path.join(".orchestration", "agent_trace.jsonl")
+
+
+class WorkspaceState:
+    __slots__ = ("root", "clock", "_policy", "_ledger")
+
+    def __init__(
+        self,
+        root: str,
+        *,
+        clock: Callable[[], float] = time.time,
+        policy: Policy | None = None,
+        ledger: Ledger | None = None,
+    ) -> None:
+        self.root = os.path.abspath(root)
+        self.clock = clock
+        self._policy = policy
+        self._ledger = ledger
+
+    def now(self) -> float:
+        return self.clock()
+
+    @property
+    def policy(self) -> Policy:
+        if self._policy is None:
+            self._policy = load_policy(self.root)
+        return self._policy
+
+    def reload_policy(self) -> Policy:
+        self._policy = load_policy(self.root)
+        return self._policy
+
+    @property
+    def ledger(self) -> Ledger:
+        if self._ledger is None:
+            from paw_tui.core.ledger.store import Ledger
+
+            self._ledger = Ledger(os.path.join(self.root, LEDGER_FILE), workspace_root=self.root)
+        return self._ledger
+
+    def record(self, event: str, **fields: object) -> dict[str, object]:
+        """Append one ledger record; raises LedgerError when it cannot be written."""
+        record: dict[str, object] = {"event": event}
+        record.update(fields)
+        return self.ledger.append(record)
