@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import time
 from importlib import resources
+from paw_tui.core.ledger.touched import rebuild_index
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -161,4 +162,4 @@ def _adopt_ledger(demo: DemoWorkspace) -> None:
     head, slot = ledger.heads.read()
     generation = int(head["gen"]) + 1 if head is not None else 1  # type: ignore[call-overload]
     ledger.heads.write(slot, generation, seq, line_hash(line), offset + len(line) + 1, ts)
-    ledger.rebuild_index()
+    rebuild_index(ledger)

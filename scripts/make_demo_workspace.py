@@ -46,6 +46,7 @@ from paw_tui.core.handshake import approvals as approvals_store  # noqa: E402
 from paw_tui.core.handshake import selection as handshake  # noqa: E402
 from paw_tui.core.handshake import sessions as sessions_store  # noqa: E402
 from paw_tui.core.ledger.store import Ledger  # noqa: E402
+from paw_tui.core.ledger.verify import verify as verify_ledger  # noqa: E402
 from paw_tui.core.workspace.state import WorkspaceState  # noqa: E402
 from paw_tui.gate.main import decide_payload  # noqa: E402
 
@@ -2829,7 +2830,7 @@ def generate(out: Path) -> collections.Counter[str]:
                 os.environ["PAW_STATE_DIR"] = saved_state_dir
         check_leftovers(root, expected)
         ledger = Ledger.for_workspace(str(root), state_dir=str(state))
-        if not ledger.verify().ok:
+        if not verify_ledger(ledger).ok:
             raise StoryError("the generated ledger does not verify")
         events = collections.Counter(str(record["event"]) for _, _, record in ledger.iter_records()
                                      if record is not None)

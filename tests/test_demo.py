@@ -27,6 +27,8 @@ from paw_tui.core.context.instructions import agents_in, load_instructions
 from paw_tui.core.ledger.store import Ledger
 from paw_tui.core.policy.compiled import load_policy
 from paw_tui.demo import DemoWorkspace, copy_demo_workspace
+from paw_tui.core.ledger.verify import verify as verify_ledger
+from paw_tui.core.ledger.touched import touched_files
 
 REPO = Path(__file__).resolve().parent.parent
 GENERATOR = REPO / "scripts" / "make_demo_workspace.py"
@@ -123,7 +125,7 @@ def test_work_items_and_context_protocol_files(demo: DemoWorkspace) -> None:
 
 def test_ledger_verifies_after_copy(demo: DemoWorkspace, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PAW_STATE_DIR", demo.state_dir)
-    result = Ledger.for_workspace(demo.root).verify()
+    result = verify_ledger(Ledger.for_workspace(demo.root))
     assert result.ok, result.reason
     assert result.head_status == "ok"
     assert result.records == len(_records(demo))
@@ -153,7 +155,7 @@ def test_touched_files_match_the_recorded_hashes(demo: DemoWorkspace) -> None:
     statuses = collections.Counter(
         touched.status
         for intent in load_policy(demo.root).intents
-        for touched in ledger.touched_files(intent.id)
+        for touched in touched_files(ledger, intent.id)
     )
     assert statuses["unchanged"] >= 20
     assert set(statuses) <= {"unchanged", "deleted"}, statuses

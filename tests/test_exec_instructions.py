@@ -13,6 +13,7 @@ import pytest
 from paw_tui.core.prompt import exec_instructions as ei
 from paw_tui.core.errors import ValidationError
 from paw_tui.core.policy.governance import Governance
+from paw_tui.core.prompt.names import name_variants
 
 PACING = """\
 Guidance for {tool_name}. The question was: {question}
@@ -192,7 +193,7 @@ def test_lookup_order_governance_then_paw_tools_then_tools(ws) -> None:
 
 def test_name_variants_in_order(ws) -> None:
     root = ws.root
-    assert ei.name_variants("a_b-c") == ["a_b-c", "a-b-c", "a_b_c"]
+    assert name_variants("a_b-c") == ["a_b-c", "a-b-c", "a_b_c"]
     put(root, "tools/my-tool/execution_instructions.md", "dashes")
     assert ei.find_instructions_file(str(root), "my_tool") == str(root / "tools/my-tool/execution_instructions.md")
     put(root, "tools/other_tool/execution_instructions.md", "underscores")

@@ -666,7 +666,9 @@ def test_the_ledger_chain_verifies_after_a_session(root: Path) -> None:
         "session_released",
     ]
     assert [r["seq"] for r in records(root)] == [1, 2, 3, 4, 5]
-    result = Ledger.for_workspace(str(root)).verify()
+    from paw_tui.core.ledger.verify import verify as verify_ledger
+
+    result = verify_ledger(Ledger.for_workspace(str(root)))
     assert result.ok, result.message
 
 

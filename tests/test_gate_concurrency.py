@@ -25,6 +25,7 @@ from gatekit import (  # noqa: F401 - fixtures
     select_payload,
 )
 from paw_tui.core.ledger.store import Ledger
+from paw_tui.core.ledger.verify import verify as verify_ledger
 
 WORKERS = 8
 EVENTS = 500
@@ -86,7 +87,7 @@ def test_eight_processes_500_events_each(root: Path, tmp_path: Path) -> None:
     assert set(seen) == expected  # nothing lost
     assert set(seen.values()) == {1}  # nothing doubled
     assert all(r["intent_id"] == "INT-001" and r["session_id"] == "s-load" for r in allowed)
-    result = Ledger.for_workspace(str(root)).verify()
+    result = verify_ledger(Ledger.for_workspace(str(root)))
     assert result.ok, result.message
     assert result.records == WORKERS * EVENTS + setup
     assert result.last_seq == WORKERS * EVENTS + setup

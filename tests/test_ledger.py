@@ -13,8 +13,10 @@ import pytest
 
 from paw_tui.core.ledger import io as ledger_io
 from paw_tui.core.errors import PawError
-from paw_tui.core.ledger.store import EMPTY_HASH, Ledger, LedgerError
+from paw_tui.core.ledger.io import EMPTY_HASH, LedgerError
+from paw_tui.core.ledger.store import Ledger
 from paw_tui.core.support.locking import FileLock
+from paw_tui.core.ledger.verify import verify as verify_ledger
 
 TS_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$")
 
@@ -113,7 +115,7 @@ def test_gapless_seq_and_valid_chain_across_many_appends(ledger):
     lines = lines_of(ledger)
     assert len(lines) == 300
     assert_chain(lines)
-    result = ledger.verify()
+    result = verify_ledger(ledger)
     assert result.ok and result.records == 300 and result.head_status == "ok"
 
 
@@ -217,7 +219,7 @@ def test_ledger_path_replaced_by_a_directory(ledger):
     with pytest.raises(LedgerError):
         ledger.tail()
     with pytest.raises(LedgerError):
-        ledger.verify()
+        verify_ledger(ledger)
 
 
 def test_lock_timeout_is_a_ledger_error(ledger):
@@ -281,7 +283,7 @@ def test_torn_tail_is_reported_then_repaired_by_the_next_append(ledger):
     assert (result.torn_tail.offset, result.torn_tail.length) == (good_size, len(torn))
     assert result.end == good_size
 
-    checked = ledger.verify()
+    checked = verify_ledger(ledger)
     assert not checked.ok and checked.torn_tail
     assert checked.first_bad_line == 5 and "torn" in str(checked.reason)
     assert checked.records == 4
@@ -296,7 +298,7 @@ def test_torn_tail_is_reported_then_repaired_by_the_next_append(ledger):
     assert repaired["torn_file"].startswith("agent_trace.jsonl.torn-")
     assert read_bytes(aside) == torn
     assert_chain(lines)
-    assert ledger.verify().ok
+    assert verify_ledger(ledger).ok
 
 
 def test_file_holding_only_a_torn_fragment(ledger):

@@ -11,7 +11,9 @@ import sys
 import textwrap
 import time
 
-from paw_tui.core.ledger.store import EMPTY_HASH, Ledger
+from paw_tui.core.ledger.io import EMPTY_HASH
+from paw_tui.core.ledger.store import Ledger
+from paw_tui.core.ledger.verify import verify as verify_ledger
 
 # The source tree under test, first on the children's sys.path (python -c puts the cwd
 # there), whatever copy of the package the interpreter may also have installed.
@@ -86,6 +88,6 @@ def test_eight_processes_append_500_each_at_once(tmp_path, monkeypatch):
             json.loads(line)["n"] for line in lines if f'"session_id":"w{writer}"'.encode() in line
         ]
         assert mine == list(range(PER_WRITER))
-    result = ledger.verify()
+    result = verify_ledger(ledger)
     assert result.ok and result.records == 4000 and result.head_status == "ok"
     assert not any(name.endswith(".tmp") for name in os.listdir(os.path.dirname(ledger.head_path)))

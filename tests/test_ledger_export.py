@@ -125,7 +125,7 @@ def test_several_paths_absolute_paths_and_odd_intent_ids(ledger):
 
 
 def test_export_is_reproducible(ledger):
-    first = list(ledger.export_agent_trace())
+    first = list(export_agent_trace(ledger))
     second = list(export_agent_trace(ledger))
     assert first == second
     assert len({trace["id"] for trace in first}) == len(first)

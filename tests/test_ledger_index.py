@@ -10,6 +10,8 @@ import pytest
 
 from paw_tui.core.ledger import touched as ledger_index
 from paw_tui.core.ledger.store import Ledger
+from paw_tui.core.ledger.touched import touched_files
+from paw_tui.core.ledger.touched import rebuild_index
 
 
 @pytest.fixture(autouse=True)
@@ -70,7 +72,7 @@ def test_incremental_index_equals_a_rebuild(ledger):
     assert ledger_index.index_status(ledger) == "complete"
     shutil.rmtree(ledger_index.index_dir(ledger))
     assert ledger_index.index_status(ledger) == "absent"
-    assert ledger.rebuild_index() == 3
+    assert rebuild_index(ledger) == 3
     assert snapshot(ledger) == incremental and len(incremental) == 3
     index = ledger_index.load_index(ledger, "INT-001")
     assert index is not None
@@ -82,7 +84,7 @@ def test_incremental_index_equals_a_rebuild(ledger):
 
 def test_touched_files_reports_unchanged_changed_deleted_and_unknown(ledger):
     populate(ledger)
-    touched = {item.path: item for item in ledger.touched_files("INT-001")}
+    touched = {item.path: item for item in touched_files(ledger, "INT-001")}
     assert {path: item.status for path, item in touched.items()} == {
         "src/a.py": "unchanged",
         "src/c.py": "unchanged",
@@ -90,17 +92,17 @@ def test_touched_files_reports_unchanged_changed_deleted_and_unknown(ledger):
     assert touched["src/a.py"].content_hash == "sha256:" + hashlib.sha256(b"a = 2\n").hexdigest()
     write(ledger, "src/a.py", "a = 3\n")
     os.unlink(os.path.join(ledger.workspace_root, "src/c.py"))
-    result = ledger.touched_files("INT-001")
+    result = touched_files(ledger, "INT-001")
     assert [(item.path, item.status, item.changed) for item in result] == [
         ("src/c.py", "deleted", True),  # newest first
         ("src/a.py", "changed", True),
     ]
     assert result[0].to_dict()["seq"] == 5
-    assert [item.path for item in ledger.touched_files("INT-001", limit=1)] == ["src/c.py"]
+    assert [item.path for item in touched_files(ledger, "INT-001", limit=1)] == ["src/c.py"]
     write(ledger, "m1", "exists")
-    statuses = {item.path: item.status for item in ledger.touched_files("INT-002")}
+    statuses = {item.path: item.status for item in touched_files(ledger, "INT-002")}
     assert statuses == {"src/b.py": "unchanged", "m1": "unknown", "m2": "deleted"}
-    assert ledger.touched_files("INT-404") == []
+    assert touched_files(ledger, "INT-404") == []
 
 
 def test_index_started_late_is_partial_until_rebuilt(ledger):
@@ -108,10 +110,10 @@ def test_index_started_late_is_partial_until_rebuilt(ledger):
     shutil.rmtree(ledger.cache_dir)
     mutation(ledger, "INT-001", "src/e.py", "e\n")
     assert ledger_index.index_status(ledger) == "partial"
-    assert [item.path for item in ledger.touched_files("INT-001")] == ["src/e.py"]
-    ledger.rebuild_index()
+    assert [item.path for item in touched_files(ledger, "INT-001")] == ["src/e.py"]
+    rebuild_index(ledger)
     assert ledger_index.index_status(ledger) == "complete"
-    assert sorted(item.path for item in ledger.touched_files("INT-001")) == [
+    assert sorted(item.path for item in touched_files(ledger, "INT-001")) == [
         "src/a.py",
         "src/c.py",
         "src/e.py",
@@ -122,8 +124,8 @@ def test_a_new_ledger_starts_a_new_index(ledger):
     populate(ledger)
     os.unlink(ledger.path)
     mutation(ledger, "INT-009", "z.py", "z\n")
-    assert ledger.touched_files("INT-001") == []
-    assert [item.path for item in ledger.touched_files("INT-009")] == ["z.py"]
+    assert touched_files(ledger, "INT-001") == []
+    assert [item.path for item in touched_files(ledger, "INT-009")] == ["z.py"]
     assert ledger_index.index_status(ledger) == "complete"
 
 
@@ -139,7 +141,7 @@ def test_safe_names_are_distinct_and_portable():
 
 
 def test_rebuild_of_a_missing_ledger(ledger):
-    assert ledger.rebuild_index() == 0
+    assert rebuild_index(ledger) == 0
     assert ledger_index.index_status(ledger) == "complete"
 
 
@@ -156,7 +158,7 @@ def test_index_log_is_compacted_and_survives_a_torn_entry(ledger):
     index = ledger_index.load_index(ledger, "INT-001")
     assert sorted(index["files"]) == ["src/0.py", "src/1.py", "src/2.py"]
     assert index["seq"] == 201 and index["files"]["src/0.py"]["seq"] == 201
-    assert [item.status for item in ledger.touched_files("INT-001")] == ["unchanged"] * 3
+    assert [item.status for item in touched_files(ledger, "INT-001")] == ["unchanged"] * 3
     folded = snapshot(ledger)
-    ledger.rebuild_index()
+    rebuild_index(ledger)
     assert snapshot(ledger) == folded

@@ -10,8 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from paw_tui.core.ledger.store import EMPTY_HASH, Ledger, LedgerError
+from paw_tui.core.ledger.io import EMPTY_HASH, LedgerError
+from paw_tui.core.ledger.store import Ledger
 from paw_tui.core.ledger.verify import verify
+from paw_tui.core.ledger.verify import verify as verify_ledger
 
 
 @pytest.fixture(autouse=True)
@@ -64,7 +66,7 @@ def test_intact_ledger(ledger):
     assert result.first_bad_line is None and result.reason is None and not result.torn_tail
     assert result.head_status == "ok"
     assert "intact" in result.message and "25 records" in result.message
-    assert ledger.verify().to_dict() == result.to_dict()
+    assert verify_ledger(ledger).to_dict() == result.to_dict()
 
 
 def test_empty_and_missing_ledger(ledger):

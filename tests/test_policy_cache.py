@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 from gatekit import REPO, claude_payload, gate, paw_state_dir, root, select  # noqa: F401
-from paw_tui.core.policy.compiled import POLICY_CACHE, load_policy
+from paw_tui.core.policy.compiled import load_policy
+from paw_tui.core.workspace.layout import POLICY_CACHE
 
 HOT_PATH_FORBIDDEN = {"yaml", "pathspec", "textual", "rich", "mcp", "platformdirs"}
 

@@ -16,6 +16,7 @@ import tempfile
 
 from paw_tui.commands.common import workspace_root
 from paw_tui.commands.output import write_out
+from paw_tui.core.ledger.verify import verify as verify_ledger
 
 OK, WARN, FAIL = "ok", "warn", "FAIL"
 
@@ -79,7 +80,7 @@ def _check_ledger(root: str, add) -> None:  # type: ignore[no-untyped-def]
     if not os.path.exists(ledger.path):
         add(OK, "ledger", "no records yet")
         return
-    result = ledger.verify()
+    result = verify_ledger(ledger)
     add(OK if result.ok else FAIL, "ledger", result.message)
 
 

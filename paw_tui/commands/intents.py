@@ -6,6 +6,7 @@ import argparse
 
 from paw_tui.commands.common import format_time, require_valid_policy, state_for, table
 from paw_tui.commands.output import write_json, write_out
+from paw_tui.core.ledger.touched import touched_files
 
 DESCRIPTION = """\
 The intents of .orchestration/active_intents.yaml. 'select' performs the handshake for a
@@ -88,7 +89,7 @@ def _show(state, intent_id: str, as_json: bool) -> int:  # type: ignore[no-untyp
     held = _holders(state)
     touched = []
     try:
-        touched = [entry.to_dict() for entry in state.ledger.touched_files(intent.id)]
+        touched = [entry.to_dict() for entry in touched_files(state.ledger, intent.id)]
     except Exception:  # noqa: BLE001 - the index is optional information
         touched = []
     if as_json:

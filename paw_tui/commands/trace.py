@@ -5,6 +5,8 @@ from __future__ import annotations
 from paw_tui.commands.common import workspace_root
 from paw_tui.commands.output import write_json, write_out
 from paw_tui.core.support import fastjson as json
+from paw_tui.core.ledger.verify import verify as verify_ledger
+from paw_tui.core.ledger.export import export_agent_trace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -100,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "show":
         return _show(ledger, args.seq)
     if args.action == "verify":
-        result = ledger.verify()
+        result = verify_ledger(ledger)
         if args.json:
             write_json(result.to_dict())
         else:
@@ -182,7 +184,7 @@ def _show(ledger, seq: int) -> int:  # type: ignore[no-untyped-def]
 
 
 def _export(ledger, output: str | None) -> int:  # type: ignore[no-untyped-def]
-    lines = (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n" for record in ledger.export_agent_trace())
+    lines = (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n" for record in export_agent_trace(ledger))
     if output:
         from paw_tui.core.support.fsutil import atomic_write
 

@@ -214,10 +214,9 @@ def _guidance(state: WorkspaceState, event: GateEvent, tool: str, session: Sessi
         from paw_tui.core.prompt.exec_instructions import execution_instructions, guidance_message
 
         question = session.latest_prompt if session is not None else None
-        names = [tool]
-        if tool.startswith("mcp__") and tool.count("__") >= 2:
-            names.append(tool.rsplit("__", 1)[1])  # mcp__<server>__run_query -> run_query
-        for name in names:
+        from paw_tui.core.prompt.names import lookup_names
+
+        for name in lookup_names(tool):
             text = execution_instructions(state.root, name, question=question, args=event.tool_input,
                                           governance=state.policy.governance)
             if text:

@@ -5,14 +5,14 @@ from __future__ import annotations
 import os
 
 from paw_tui.core.support.textfile import FileStatus, find_case_insensitive, load_text_file
+from paw_tui.core.workspace import layout
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from paw_tui.core.support.textfile import ReadBytes
 
-SUFFIX = "-instructions.md"
+SUFFIX = layout.INSTRUCTIONS_SUFFIX
 WHAT = "custom instructions"
-WORKSPACE_DIR = os.path.join(".paw", "instructions")
 
 
 def instruction_file_name(agent_name: str) -> str:
@@ -21,7 +21,7 @@ def instruction_file_name(agent_name: str) -> str:
 
 
 def workspace_instructions_dir(root: str) -> str:
-    return os.path.join(root, WORKSPACE_DIR)
+    return layout.at(root, layout.INSTRUCTIONS)
 
 
 def load_instructions(

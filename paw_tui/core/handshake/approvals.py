@@ -11,12 +11,12 @@ import json
 import os
 
 from paw_tui.core.support.fsutil import atomic_write
+from paw_tui.core.workspace import layout
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-APPROVALS_DIR = os.path.join(".orchestration", "approvals")
 PENDING = "pending"
 APPROVED = "approved"
 REJECTED = "rejected"
@@ -82,11 +82,11 @@ def new_request_id(now: float) -> str:
 def request_path(root: str, request_id: str) -> str:
     if not request_id or "/" in request_id or "\\" in request_id or request_id.startswith("."):
         raise ValueError(f"invalid approval request id {request_id!r}")
-    return os.path.join(root, APPROVALS_DIR, request_id + ".json")
+    return os.path.join(layout.at(root, layout.APPROVALS), request_id + ".json")
 
 
 def save_request(root: str, request: ApprovalRequest) -> None:
-    os.makedirs(os.path.join(root, APPROVALS_DIR), exist_ok=True)
+    os.makedirs(layout.at(root, layout.APPROVALS), exist_ok=True)
     data = json.dumps(request.to_dict(), ensure_ascii=False, indent=1).encode("utf-8")
     atomic_write(request_path(root, request.id), data)
 
@@ -101,7 +101,7 @@ def load_request(root: str, request_id: str) -> ApprovalRequest | None:
 
 def iter_requests(root: str) -> Iterator[ApprovalRequest]:
     """Every readable request, in arrival order."""
-    directory = os.path.join(root, APPROVALS_DIR)
+    directory = layout.at(root, layout.APPROVALS)
     try:
         names = sorted(os.listdir(directory))
     except OSError:

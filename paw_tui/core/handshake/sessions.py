@@ -15,13 +15,12 @@ from paw_tui.core.support.fsutil import atomic_write
 from paw_tui.core.support.hashing import sha256_hex
 from paw_tui.core.support.locking import FileLock
 from paw_tui.core.support import fastjson as json  # json's API without importing re (~15 ms)
+from paw_tui.core.workspace import layout
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-SESSIONS_DIR = os.path.join(".orchestration", "sessions")
-STATE_LOCK = os.path.join(".orchestration", ".cache", "state.lock")
 ACTIVE = "active"
 PENDING_APPROVAL = "pending_approval"
 NONE = "none"
@@ -100,12 +99,12 @@ def session_file_name(session_id: str) -> str:
 
 
 def session_path(root: str, session_id: str) -> str:
-    return os.path.join(root, SESSIONS_DIR, session_file_name(session_id))
+    return os.path.join(layout.at(root, layout.SESSIONS), session_file_name(session_id))
 
 
 def state_lock(root: str, timeout: float = 5.0) -> FileLock:
     """The lock every read-decide-write of sessions and approvals holds."""
-    return FileLock(os.path.join(root, STATE_LOCK), timeout=timeout)
+    return FileLock(layout.at(root, layout.STATE_LOCK), timeout=timeout)
 
 
 def load_session(root: str, session_id: str) -> Session | None:
@@ -123,7 +122,7 @@ def load_session(root: str, session_id: str) -> Session | None:
 
 
 def save_session(root: str, session: Session) -> None:
-    os.makedirs(os.path.join(root, SESSIONS_DIR), exist_ok=True)
+    os.makedirs(layout.at(root, layout.SESSIONS), exist_ok=True)
     data = json.dumps(session.to_dict(), ensure_ascii=False, separators=(",", ":"))
     atomic_write(session_path(root, session.session_id), data.encode("utf-8"))
 
@@ -137,7 +136,7 @@ def delete_session(root: str, session_id: str) -> bool:
 
 
 def iter_sessions(root: str) -> Iterator[Session]:
-    directory = os.path.join(root, SESSIONS_DIR)
+    directory = layout.at(root, layout.SESSIONS)
     try:
         names = sorted(os.listdir(directory))
     except OSError:

@@ -12,7 +12,6 @@ if TYPE_CHECKING:
 
     from paw_tui.core.support.yaml_nodes import NodeReader, Problem
 
-INTENTS_FILE = "active_intents.yaml"
 ROOT_KEYS = ("active_intents", "intents")
 STATUSES = ("PENDING", "IN_PROGRESS", "BLOCKED", "COMPLETED", "ABANDONED")
 SELECTABLE = ("PENDING", "IN_PROGRESS")

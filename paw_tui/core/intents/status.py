@@ -11,8 +11,9 @@ import os
 
 from paw_tui.core.errors import PawError, ValidationError
 from paw_tui.core.support.fsutil import atomic_write
-from paw_tui.core.intents.model import INTENTS_FILE, STATUSES
-from paw_tui.core.policy.compiled import ORCHESTRATION, Policy, compile_policy, load_policy, policy_key, save_policy_cache
+from paw_tui.core.intents.model import STATUSES
+from paw_tui.core.policy.compiled import Policy, compile_policy, load_policy, policy_key, save_policy_cache
+from paw_tui.core.workspace import layout
 
 
 class StatusEditError(PawError):
@@ -25,7 +26,7 @@ def change_status(root: str, intent_id: str, new_status: str) -> tuple[str, Poli
         raise ValidationError(
             f"Unknown status '{new_status}'. Use one of {', '.join(STATUSES)}."
         )
-    path = os.path.join(root, ORCHESTRATION, INTENTS_FILE)
+    path = layout.at(root, layout.INTENTS)
     policy = load_policy(root)
     if not policy.valid:
         raise ValidationError(policy.unavailable_reason or "Orchestration state unavailable.")
@@ -41,7 +42,7 @@ def change_status(root: str, intent_id: str, new_status: str) -> tuple[str, Poli
             data = handle.read()
     except OSError as exc:
         raise StatusEditError(f"Cannot read {path}: {exc.strerror or exc}.") from exc
-    gov_path = os.path.join(root, ORCHESTRATION, "governance.yaml")
+    gov_path = layout.at(root, layout.GOVERNANCE)
     try:
         with open(gov_path, "rb") as handle:
             gov_bytes: bytes | None = handle.read()

@@ -8,6 +8,7 @@ Both are optional information: if the ledger cannot be read, the block still ren
 from __future__ import annotations
 
 from paw_tui.core.intents.context_block import MAX_HISTORY, render_intent_context
+from paw_tui.core.ledger.touched import touched_files
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -23,7 +24,7 @@ def intent_context_block(state: WorkspaceState, intent: Intent) -> str:
     except Exception:  # noqa: BLE001 - history is optional; a broken ledger shows none
         history = []
     try:
-        touched = [entry.to_dict() for entry in state.ledger.touched_files(intent.id)]
+        touched = [entry.to_dict() for entry in touched_files(state.ledger, intent.id)]
     except Exception:  # noqa: BLE001 - likewise for the index
         touched = []
     return render_intent_context(intent, history, touched)

@@ -26,13 +26,16 @@ import posixpath
 import uuid
 
 from paw_tui import __version__
-from paw_tui.core.ledger.store import EVENT_MUTATION, line_hash
+from paw_tui.core.ledger.io import line_hash
+from paw_tui.core.ledger.read import iter_records
+from paw_tui.core.ledger.records import MUTATION
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from paw_tui.core.ledger.store import Ledger, Record
+    from paw_tui.core.ledger.files import LedgerFiles as Ledger
+    from paw_tui.core.ledger.records import Record
 
 AGENT_TRACE_VERSION = "0.1.0"
 METADATA_KEY = "dev.paw-tui"
@@ -74,7 +77,7 @@ def _ranges(value: object) -> list[dict[str, int]] | None:
 def to_agent_trace(record: Record, digest: str) -> dict[str, object] | None:
     """The trace record for one ledger record whose line hashes to ``digest``; None when it
     is not a ``mutation`` or lacks a timestamp."""
-    if record.get("event") != EVENT_MUTATION:
+    if record.get("event") != MUTATION:
         return None
     ts = record.get("ts")
     if not isinstance(ts, str) or not ts:
@@ -125,8 +128,8 @@ def export_agent_trace(ledger: Ledger) -> Iterator[dict[str, object]]:
     Lines that are not JSON objects and a torn last line are skipped (``trace verify``
     reports them); the ledger is read forwards in blocks, never whole.
     """
-    for _offset, line, record in ledger.iter_records():
-        if record is None or record.get("event") != EVENT_MUTATION:
+    for _offset, line, record in iter_records(ledger.path):
+        if record is None or record.get("event") != MUTATION:
             continue
         trace = to_agent_trace(record, line_hash(line))
         if trace is not None:

@@ -57,106 +57,23 @@ from paw_tui.core.ledger.io import (
     loads_record,
     os_reason,
 )
+from paw_tui.core.ledger.files import LedgerFiles
+from paw_tui.core.ledger.records import LEDGER_REPAIRED, LEDGER_VERSION, MUTATION, Record, caller_fields, encode_record
 from paw_tui.core.support.locking import FileLock, LockError, LockTimeout
-from paw_tui.core.support import fastjson as json  # json's API without importing re (~15 ms)
+from paw_tui.core.workspace import layout
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator, Mapping
+    from typing import Any
 
-    from paw_tui.core.ledger.touched import TouchedFile
     from paw_tui.core.ledger.read import TailResult
-    from paw_tui.core.ledger.verify import VerifyResult
-
-    Record = dict[str, object]
-
-__all__ = [
-    "EMPTY_HASH", "EVENT_MUTATION", "EVENT_REPAIRED", "HASH_PREFIX", "LEDGER_RELPATH", "Ledger",
-    "LedgerError", "format_ts", "line_hash",
-]  # fmt: skip
-
-LEDGER_RELPATH = os.path.join(".orchestration", "agent_trace.jsonl")
-LEDGER_VERSION = 1
-# Keys in the order they are written; any other key follows them, sorted, and "prev" is last.
-FIELD_ORDER = (
-    "v", "seq", "ts", "event", "session_id", "intent_id", "client", "tool", "paths",
-    "decision", "reason", "content_hash", "ranges",
-)  # fmt: skip
-RESERVED_FIELDS = frozenset({"v", "seq", "ts", "prev"})
-_CALLER_FIELDS = FIELD_ORDER[3:]
-_KNOWN_FIELDS = frozenset(FIELD_ORDER) | {"prev"}
-EVENT_REPAIRED = "ledger_repaired"
-EVENT_MUTATION = "mutation"
 
 APPEND_BLOCK = 4096
 _datasync = getattr(os, "fdatasync", os.fsync)
 
 
-def _present(value: object) -> bool:
-    if value is None:
-        return False
-    if isinstance(value, (str, list, tuple, dict)):
-        return len(value) > 0
-    return True
-
-
-def _check_ranges(value: object) -> list[dict[str, int]]:
-    if not isinstance(value, (list, tuple)):
-        raise ValueError("ranges must be a list")
-    ranges = []
-    for item in value:
-        start = item.get("start_line") if isinstance(item, dict) else None
-        end = item.get("end_line") if isinstance(item, dict) else None
-        if type(start) is not int or type(end) is not int or not 1 <= start <= end:
-            raise ValueError(
-                f"range {item!r} is not {{start_line, end_line}} with 1 <= start <= end"
-            )
-        ranges.append({"start_line": start, "end_line": end})
-    return ranges
-
-
-def caller_fields(record: Mapping[str, object]) -> dict[str, object]:
-    """The caller's keys checked, without empty values, in ledger order (ValueError)."""
-    reserved = RESERVED_FIELDS.intersection(record)
-    if reserved:
-        raise ValueError(f"the record sets {', '.join(sorted(reserved))}, which the ledger assigns")
-    event = record.get("event")
-    if not isinstance(event, str) or not event:
-        raise ValueError("the record has no event")
-    fields: dict[str, object] = {}
-    for key in _CALLER_FIELDS:
-        value = record.get(key)
-        if not _present(value):
-            continue
-        if key == "paths":
-            if not isinstance(value, (list, tuple)) or not all(isinstance(p, str) for p in value):
-                raise ValueError("paths must be a list of strings")
-            value = list(value)
-        elif key == "ranges":
-            value = _check_ranges(value)
-        fields[key] = value
-    extras = [key for key in record if key not in _KNOWN_FIELDS]
-    if not all(isinstance(key, str) for key in extras):
-        raise ValueError("field names must be strings")
-    for key in sorted(extras):
-        if _present(record[key]):
-            fields[key] = record[key]
-    return fields
-
-
-def encode_record(record: Record) -> bytes:
-    """The compact UTF-8 line for ``record`` (no newline); ValueError when not JSON-able."""
-    try:
-        text = json.dumps(record, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    except (TypeError, ValueError) as error:
-        raise ValueError(f"the record is not JSON-serialisable ({error})") from None
-    try:
-        return text.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate (an undecodable file name): escape it
-        return json.dumps(record, ensure_ascii=True, separators=(",", ":")).encode("ascii")
-
-
-class Ledger:
+class Ledger(LedgerFiles):
     """The ledger at ``path`` for the workspace at ``workspace_root``.
 
     ``state_dir`` is the base of the state kept outside the workspace, as ``PAW_STATE_DIR``
@@ -164,10 +81,7 @@ class Ledger:
     ledger does no I/O.
     """
 
-    __slots__ = (
-        "path", "workspace_root", "state_base", "lock_timeout", "clock", "durable",
-        "cache_dir", "lock_path", "warnings", "_heads",
-    )  # fmt: skip
+    __slots__ = ("state_base", "clock", "durable", "warnings", "_heads")
 
     def __init__(
         self,
@@ -179,36 +93,17 @@ class Ledger:
         clock: Callable[[], float] = time.time,
         durable: bool = True,
     ) -> None:
-        self.path = os.path.abspath(path)
-        self.workspace_root = os.path.abspath(workspace_root)
+        super().__init__(path, workspace_root=workspace_root, lock_timeout=lock_timeout)
         self.state_base = state_dir
-        self.lock_timeout = lock_timeout
         self.clock = clock
         self.durable = durable
-        self.cache_dir = os.path.join(os.path.dirname(self.path), ".cache")
-        self.lock_path = os.path.join(self.cache_dir, os.path.basename(self.path) + ".lock")
         self.warnings: list[str] = []  # what went wrong after a record was written
         self._heads: HeadStore | None = None
 
     @classmethod
-    def for_workspace(
-        cls,
-        workspace_root: str,
-        *,
-        state_dir: str | None = None,
-        lock_timeout: float = 5.0,
-        clock: Callable[[], float] = time.time,
-        durable: bool = True,
-    ) -> Ledger:
-        """The workspace's ``.orchestration/agent_trace.jsonl``."""
-        return cls(
-            os.path.join(workspace_root, LEDGER_RELPATH),
-            workspace_root=workspace_root,
-            state_dir=state_dir,
-            lock_timeout=lock_timeout,
-            clock=clock,
-            durable=durable,
-        )
+    def for_workspace(cls, workspace_root: str, **options: Any) -> Ledger:
+        """The workspace's ``.orchestration/agent_trace.jsonl`` (``options`` as for the class)."""
+        return cls(layout.at(workspace_root, layout.LEDGER), workspace_root=workspace_root, **options)
 
     def __repr__(self) -> str:
         return f"Ledger({self.path!r}, workspace_root={self.workspace_root!r})"
@@ -401,7 +296,7 @@ class Ledger:
             )
         if self.durable:
             _datasync(fd)
-        if record.get("event") == EVENT_MUTATION or seq == 1:
+        if record.get("event") == MUTATION or seq == 1:
             self._note_index(record, seq - 1)
         return record, seq, line_hash(line), size + len(data)
 
@@ -431,7 +326,7 @@ class Ledger:
         os.ftruncate(fd, offset)
         name = os.path.basename(aside)
         fields = {
-            "event": EVENT_REPAIRED,
+            "event": LEDGER_REPAIRED,
             "reason": f"moved {len(torn)} torn bytes at offset {offset} to {name}",
             "torn_bytes": len(torn), "torn_file": name, "torn_offset": offset,
         }  # fmt: skip
@@ -439,10 +334,10 @@ class Ledger:
         return size, seq, last
 
     def _note_index(self, record: Record, previous_seq: int) -> None:
-        from paw_tui.core.ledger import touched as ledger_index
+        from paw_tui.core.ledger import touched
 
         try:
-            ledger_index.note_append(self, record, previous_seq)
+            touched.note_append(self, record, previous_seq)
         except (OSError, ValueError) as error:
             self.warnings.append(
                 f"The intent index under {self.cache_dir} was not updated: {error}."
@@ -483,30 +378,3 @@ class Ledger:
         from paw_tui.core.ledger.read import iter_records
 
         return iter_records(self.path, start)
-
-    # -- in their own modules ----------------------------------------------------------------
-
-    def verify(self) -> VerifyResult:
-        """Check the chain and compare it with the saved head (:mod:`ledger_verify`)."""
-        from paw_tui.core.ledger.verify import verify
-
-        return verify(self)
-
-    def export_agent_trace(self) -> Iterator[dict[str, object]]:
-        """One Agent Trace 0.1.0 record per ``mutation`` record (:mod:`ledger_export`)."""
-        from paw_tui.core.ledger.export import export_agent_trace
-
-        return export_agent_trace(self)
-
-    def rebuild_index(self) -> int:
-        """Rebuild every per-intent index from the ledger; the number of intents indexed."""
-        from paw_tui.core.ledger.touched import rebuild_index
-
-        return rebuild_index(self)
-
-    def touched_files(self, intent_id: str, limit: int | None = None) -> list[TouchedFile]:
-        """The files ``intent_id`` changed, newest first, and whether each changed since
-        (:mod:`ledger_index`); ``limit`` bounds how many are hashed and returned."""
-        from paw_tui.core.ledger.touched import touched_files
-
-        return touched_files(self, intent_id, limit)

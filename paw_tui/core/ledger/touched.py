@@ -24,14 +24,16 @@ from __future__ import annotations
 
 import os
 
-from paw_tui.core.ledger.store import EVENT_MUTATION
+from paw_tui.core.ledger.records import MUTATION
+from paw_tui.core.ledger.read import iter_records
 from paw_tui.core.ledger.io import OPEN_FLAGS, LedgerError, read_at, sha256_hex, write_state_file
 from paw_tui.core.support.locking import FileLock, LockError
 from paw_tui.core.support import fastjson as json  # json's API without importing re (~15 ms)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from paw_tui.core.ledger.store import Ledger, Record
+    from paw_tui.core.ledger.files import LedgerFiles as Ledger
+    from paw_tui.core.ledger.records import Record
 
     Index = dict[str, object]
 
@@ -66,7 +68,7 @@ def _line(data: dict[str, object]) -> bytes:
 
 def entries(record: Record) -> tuple[str, list[dict[str, object]]] | None:
     """The intent and the index entries of one ledger record (None when it adds none)."""
-    if record.get("event") != EVENT_MUTATION:
+    if record.get("event") != MUTATION:
         return None
     intent_id, seq, paths = record.get("intent_id"), record.get("seq"), record.get("paths")
     if (
@@ -270,7 +272,7 @@ def load_index(ledger: Ledger, intent_id: str) -> Index | None:
 def _scan(ledger: Ledger, indexes: dict[str, dict[str, object]], start: int) -> int:
     """Fold the records from byte ``start`` on; the offset after the last complete line."""
     end = start
-    for offset, line, record in ledger.iter_records(start):
+    for offset, line, record in iter_records(ledger.path, start):
         end = offset + len(line) + 1
         if record is not None:
             apply_record(indexes, record)

@@ -15,21 +15,17 @@ import os
 import stat
 
 from paw_tui import __version__
-from paw_tui.core.policy.governance import GOVERNANCE_FILE, Governance
+from paw_tui.core.policy.governance import Governance
 from paw_tui.core.support.hashing import sha256
-from paw_tui.core.intents.model import INTENTS_FILE, SELECTABLE, Intent
+from paw_tui.core.intents.model import SELECTABLE, Intent
 from paw_tui.core.support import fastjson as json  # json's API without importing re (~15 ms)
+from paw_tui.core.workspace import layout
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from paw_tui.core.policy.scope.checker import CompiledScope, ScopeChecker
 
-ORCHESTRATION = ".orchestration"
-CACHE_DIR = os.path.join(ORCHESTRATION, ".cache")
-POLICY_CACHE = os.path.join(CACHE_DIR, "policy.json")
 CACHE_FORMAT = 1
-INTENTS_PATH = f"{ORCHESTRATION}/{INTENTS_FILE}"
-GOVERNANCE_PATH = f"{ORCHESTRATION}/{GOVERNANCE_FILE}"
 
 
 class Policy:
@@ -171,12 +167,11 @@ def policy_key(intents: bytes | None, governance: bytes | None) -> str:
 
 def load_policy(root: str, *, use_cache: bool = True) -> Policy:
     """The policy of the workspace at ``root``; never raises for bad files (see ``problems``)."""
-    orchestration = os.path.join(root, ORCHESTRATION)
-    intents_bytes, intents_error = _read_source(os.path.join(orchestration, INTENTS_FILE), INTENTS_PATH)
-    gov_bytes, gov_error = _read_source(os.path.join(orchestration, GOVERNANCE_FILE), GOVERNANCE_PATH)
+    intents_bytes, intents_error = _read_source(layout.at(root, layout.INTENTS), layout.INTENTS)
+    gov_bytes, gov_error = _read_source(layout.at(root, layout.GOVERNANCE), layout.GOVERNANCE)
     key = policy_key(intents_bytes, gov_bytes)
     read_problems = [problem for problem in (intents_error, gov_error) if problem]
-    cache_path = os.path.join(root, POLICY_CACHE)
+    cache_path = layout.at(root, layout.POLICY_CACHE)
     if use_cache and not read_problems:
         cached = _load_cache(root, cache_path, key)
         if cached is not None:
@@ -211,9 +206,9 @@ def save_policy_cache(policy: Policy) -> None:
     from paw_tui.core.support.fsutil import atomic_write
 
     try:
-        os.makedirs(os.path.join(policy.root, CACHE_DIR), exist_ok=True)
+        os.makedirs(layout.at(policy.root, layout.CACHE), exist_ok=True)
         data = json.dumps(policy.to_cache(), ensure_ascii=False, separators=(",", ":"))
-        atomic_write(os.path.join(policy.root, POLICY_CACHE), data.encode("utf-8"))
+        atomic_write(layout.at(policy.root, layout.POLICY_CACHE), data.encode("utf-8"))
     except OSError:
         pass
 
@@ -246,15 +241,15 @@ def compile_policy(
     intents: list[Intent] = []
     governance = Governance()
     if intents_bytes:
-        text = _decode(intents_bytes, INTENTS_PATH, problems)
+        text = _decode(intents_bytes, layout.INTENTS, problems)
         if text is not None:
-            intents, found, noted = parse_intents(text, INTENTS_PATH)
+            intents, found, noted = parse_intents(text, layout.INTENTS)
             problems += [str(problem) for problem in found]
             warnings += [str(problem) for problem in noted]
     if gov_bytes:
-        text = _decode(gov_bytes, GOVERNANCE_PATH, problems)
+        text = _decode(gov_bytes, layout.GOVERNANCE, problems)
         if text is not None:
-            governance, found, noted = parse_governance(text, GOVERNANCE_PATH)
+            governance, found, noted = parse_governance(text, layout.GOVERNANCE)
             problems += [str(problem) for problem in found]
             warnings += [str(problem) for problem in noted]
     scope_data: dict[str, object] = {}

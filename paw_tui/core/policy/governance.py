@@ -10,7 +10,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from paw_tui.core.support.yaml_nodes import Problem
 
-GOVERNANCE_FILE = "governance.yaml"
 DEFAULT_SESSION_TTL = 8 * 3600
 BUILTIN_PROTECTED = (".orchestration/**", ".paw/instructions/**", ".git/**")
 _DURATION = r"(\d+(?:\.\d+)?)\s*(s|sec|secs|seconds?|m|min|mins|minutes?|h|hours?|d|days?)?"

@@ -19,6 +19,8 @@ import os
 import re
 
 from paw_tui.core.errors import ValidationError
+from paw_tui.core.prompt.names import name_variants
+from paw_tui.core.workspace import layout
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -27,7 +29,7 @@ if TYPE_CHECKING:
     from paw_tui.core.policy.governance import Governance
 
 INSTRUCTIONS_FILE = "execution_instructions.md"
-SEARCH_DIRS = (os.path.join(".paw", "tools"), "tools")
+SEARCH_DIRS = (layout.TOOLS, layout.SHARED_TOOLS)
 GUIDANCE_TEMPLATE = (
     "TOOL EXECUTION GUIDANCE for {tool}:\n\n{text}\n\nUse this guidance when interpreting the tool results."
 )
@@ -36,15 +38,6 @@ _SECTION = re.compile(r"^[ \t]{0,3}###(?!#)(?:[ \t]|$)")
 _KEYWORDS = re.compile(r"^[ \t]*(?:[-*+][ \t]+)?\*\*keywords(?:\*\*[ \t]*:|[ \t]*:[ \t]*\*\*)(.*)$", re.IGNORECASE)
 _TEMPLATE = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _QUOTES = ('"', "'", "`", "\u201c\u201d", "\u2018\u2019")
-
-
-def name_variants(name: str) -> list[str]:
-    """The exact name, then ``_`` as ``-``, then ``-`` as ``_`` (each once)."""
-    variants: list[str] = []
-    for candidate in (name, name.replace("_", "-"), name.replace("-", "_")):
-        if candidate not in variants:
-            variants.append(candidate)
-    return variants
 
 
 def _safe_component(name: str) -> bool:

@@ -14,8 +14,8 @@ import os
 import re
 
 from paw_tui.core.errors import ValidationError
+from paw_tui.core.workspace import layout
 
-SUPERVISOR_DIR = os.path.join(".orchestration", ".cache", "supervisor")
 GLOBAL_FILE = "global.json"
 SESSION_PREFIX = "session-"
 OPEN_TAG = "<supervisor_instruction>"
@@ -27,10 +27,10 @@ _TAG = re.compile(r"<(?=\s*/?\s*supervisor_instruction)", re.IGNORECASE)
 def supervisor_path(root: str, session_id: str | None = None) -> str:
     """The file of the session's instruction, or of the global one when ``session_id`` is None."""
     if session_id is None:
-        return os.path.join(root, SUPERVISOR_DIR, GLOBAL_FILE)
+        return os.path.join(layout.at(root, layout.SUPERVISOR), GLOBAL_FILE)
     from paw_tui.core.handshake.sessions import session_file_name
 
-    return os.path.join(root, SUPERVISOR_DIR, SESSION_PREFIX + session_file_name(session_id))
+    return os.path.join(layout.at(root, layout.SUPERVISOR), SESSION_PREFIX + session_file_name(session_id))
 
 
 def normalise_text(text: str) -> str:

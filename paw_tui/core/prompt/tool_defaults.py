@@ -47,7 +47,7 @@ def render_tool_defaults(tool_defaults: Mapping[str, Mapping[str, object]] | Non
 def defaults_for(tool_defaults: Mapping[str, Mapping[str, object]] | None, tool: str) -> dict[str, object]:
     """The defaults of ``tool``: its exact name first, then the ``_``/``-`` variants (the
     lookup of execution instructions)."""
-    from paw_tui.core.prompt.exec_instructions import name_variants
+    from paw_tui.core.prompt.names import name_variants
 
     for variant in name_variants(tool):
         found = (tool_defaults or {}).get(variant)

@@ -17,7 +17,6 @@ if TYPE_CHECKING:
 
     from paw_tui.core.ledger.store import Ledger
 
-LEDGER_FILE = os.path.join(".orchestration", "agent_trace.jsonl")
 
 
 class WorkspaceState:
@@ -54,7 +53,7 @@ class WorkspaceState:
         if self._ledger is None:
             from paw_tui.core.ledger.store import Ledger
 
-            self._ledger = Ledger(os.path.join(self.root, LEDGER_FILE), workspace_root=self.root)
+            self._ledger = Ledger.for_workspace(self.root, clock=self.clock)
         return self._ledger
 
     def record(self, event: str, **fields: object) -> dict[str, object]:

@@ -13,6 +13,7 @@ from textual.message import Message
 from textual.widgets import Input, Static
 
 from paw_tui.core.policy.compiled import Policy
+from paw_tui.core.ledger.touched import touched_files
 
 
 class ScopePane(Vertical):
@@ -84,7 +85,7 @@ class ScopePane(Vertical):
         from paw_tui.core.ledger.store import Ledger
 
         try:
-            entries = [e.to_dict() for e in Ledger.for_workspace(self.root).touched_files(intent_id)]
+            entries = [e.to_dict() for e in touched_files(Ledger.for_workspace(self.root), intent_id)]
         except Exception:  # noqa: BLE001 - optional information
             entries = []
         self.post_message(self.Touched(intent_id, entries))

@@ -18,8 +18,8 @@ from textual.worker import Worker
 
 from paw_tui.core.ledger.line_index import APPENDED, MISSING, RESET, Snapshot, TraceIndex, Update, scan_head, scan_tail
 from paw_tui.tui.widgets.trace_view import TraceView
+from paw_tui.core.workspace import layout
 
-LEDGER = os.path.join(".orchestration", "agent_trace.jsonl")
 FIELDS = {"intent": "intent_id", "session": "session_id", "decision": "decision", "event": "event", "tool": "tool"}
 POLL_SECONDS = 0.1
 FIRST_PAINT_LINES = 500
@@ -71,7 +71,7 @@ class TracePane(Vertical):
     def __init__(self, root: str, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.root = root
-        self.index = TraceIndex(os.path.join(root, LEDGER))
+        self.index = TraceIndex(layout.at(root, layout.LEDGER))
         self.filter: dict[str, str] = {}
         self.filter_text = ""
         self.new_count = 0
