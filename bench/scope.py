@@ -30,7 +30,10 @@ import time
 
 from pathspec import GitIgnoreSpec
 
-from paw_tui.core.policy.scope.checker import CompiledScope, ScopeChecker, anchor_pattern, compile_scope
+from paw_tui.core.policy.scope.checker import ScopeChecker
+from paw_tui.core.policy.scope.compile import compile_scope
+from paw_tui.core.policy.scope.match import CompiledScope
+from paw_tui.core.policy.scope.patterns import anchor_pattern
 
 BUDGET = 1.0
 
@@ -153,7 +156,7 @@ def run(code: str, *flags: str) -> subprocess.CompletedProcess[str]:
 def import_figures(runs: int) -> None:
     commands = {
         "python -c pass": "pass",
-        "import scope + paths": "import paw_tui.core.policy.scope.checker, paw_tui.core.workspace.paths",
+        "import scope + paths": "import paw_tui.core.policy.scope.checker, paw_tui.core.policy.scope.match, paw_tui.core.workspace.paths",
         "import pathspec": "import pathspec",
     }
     times: dict[str, list[float]] = {name: [] for name in commands}
@@ -172,7 +175,7 @@ def import_figures(runs: int) -> None:
         )
     probe = run(
         "import sys; before = set(sys.modules)\n"
-        "import paw_tui.core.policy.scope.checker, paw_tui.core.workspace.paths\n"
+        "import paw_tui.core.policy.scope.checker, paw_tui.core.policy.scope.match, paw_tui.core.workspace.paths\n"
         "new = set(sys.modules) - before\n"
         "print(sorted(m for m in ('pathspec', 're', 'json', 'typing', 'dataclasses', 'pathlib')"
         " if m in new))",
@@ -195,7 +198,7 @@ def cold_check(runs: int) -> None:
         code = (
             "import json, time\n"  # the gate has json already: it parses the event with it
             "t0 = time.perf_counter()\n"
-            "from paw_tui.core.policy.scope.checker import CompiledScope, ScopeChecker\n"
+            "from paw_tui.core.policy.scope.match import CompiledScope\nfrom paw_tui.core.policy.scope.checker import ScopeChecker\n"
             "t1 = time.perf_counter()\n"
             f"scope = CompiledScope.from_json({data!r})\n"
             f"d1 = ScopeChecker({root!r}, 'INT-001', scope).check('src/auth/jwt.py', cwd={root!r})\n"

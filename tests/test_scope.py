@@ -11,28 +11,12 @@ import pytest
 
 from paw_tui.core.errors import ValidationError
 from paw_tui.core.workspace.paths import PathError
-from paw_tui.core.policy.scope.checker import (
-    ALLOWED,
-    BUILTIN_PROTECTED,
-    EXCLUDED,
-    NESTED_GIT_RULE,
-    OUT_OF_SCOPE,
-    OUTSIDE_ROOT,
-    PROTECTED,
-    ROOT_RULE,
-    CompiledScope,
-    ScopeCacheError,
-    ScopeChecker,
-    ScopeDecision,
-    ScopePatternError,
-    anchor_pattern,
-    builtin_protection,
-    classify_regex,
-    compile_scope,
-    render_patterns,
-    required_runs,
-    scope_violation_message,
-)
+
+from paw_tui.core.policy.scope.checker import ALLOWED, EXCLUDED, OUT_OF_SCOPE, OUTSIDE_ROOT, PROTECTED, ScopeChecker, ScopeDecision, render_patterns, scope_violation_message
+from paw_tui.core.policy.scope.compile import compile_scope
+from paw_tui.core.policy.scope.match import CompiledScope
+from paw_tui.core.policy.scope.patterns import ScopeCacheError, ScopePatternError, anchor_pattern, classify_regex, required_runs
+from paw_tui.core.policy.scope.protect import BUILTIN_PROTECTED, NESTED_GIT_RULE, ROOT_RULE, builtin_protection
 
 needs_symlinks = pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symlinks")
 
@@ -600,8 +584,8 @@ def test_matching_modules_import_nothing_heavy():
     """paths and scope load no pathspec, typing, dataclasses, pathlib, re or json."""
     code = (
         "import sys; before = set(sys.modules)\n"
-        "import paw_tui.core.policy.scope.checker, paw_tui.core.workspace.paths\n"
-        "from paw_tui.core.policy.scope.checker import CompiledScope, ScopeChecker\n"
+        "import paw_tui.core.policy.scope.checker, paw_tui.core.policy.scope.match, paw_tui.core.workspace.paths\n"
+        "from paw_tui.core.policy.scope.match import CompiledScope\nfrom paw_tui.core.policy.scope.checker import ScopeChecker\n"
         "print(' '.join(sorted(set(sys.modules) - before)))\n"
     )
     result = subprocess.run(
@@ -616,7 +600,7 @@ def test_matching_from_json_does_not_import_pathspec():
     data = compile_scope(DESIGN_SCOPE + ["*.md"]).to_json()
     code = (
         "import sys\n"
-        "from paw_tui.core.policy.scope.checker import CompiledScope\n"
+        "from paw_tui.core.policy.scope.match import CompiledScope\n"
         f"scope = CompiledScope.from_json({data!r})\n"
         "print(scope.match('src/auth/x.py'), scope.match('README.md'))\n"
         "print('pathspec' in sys.modules)\n"

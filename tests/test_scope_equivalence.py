@@ -18,13 +18,9 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from pathspec import GitIgnoreSpec
 
-from paw_tui.core.policy.scope.checker import (
-    CompiledScope,
-    ScopePatternError,
-    anchor_pattern,
-    compile_scope,
-    required_runs,
-)
+from paw_tui.core.policy.scope.compile import compile_scope
+from paw_tui.core.policy.scope.match import CompiledScope
+from paw_tui.core.policy.scope.patterns import ScopePatternError, anchor_pattern, required_runs
 
 # -- generated patterns and paths ------------------------------------------------------------
 

@@ -235,7 +235,8 @@ def _parse_entry(reader: NodeReader, entry: yaml.Node) -> Intent | None:
 
 def glob_problem(pattern: str) -> str | None:
     """Why ``pattern`` is not a usable owned-scope pattern, or None when it is."""
-    from paw_tui.core.policy.scope.checker import ScopePatternError, compile_scope
+    from paw_tui.core.policy.scope.compile import compile_scope
+    from paw_tui.core.policy.scope.patterns import ScopePatternError
 
     try:
         compile_scope([pattern])

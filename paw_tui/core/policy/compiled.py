@@ -23,7 +23,8 @@ from paw_tui.core.workspace import layout
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from paw_tui.core.policy.scope.checker import CompiledScope, ScopeChecker
+    from paw_tui.core.policy.scope.checker import ScopeChecker
+    from paw_tui.core.policy.scope.match import CompiledScope
 
 CACHE_FORMAT = 1
 
@@ -78,7 +79,7 @@ class Policy:
         return [i for i in self.intents if i.status in SELECTABLE and i.id not in held_elsewhere]
 
     def scope(self, intent_id: str) -> CompiledScope:
-        from paw_tui.core.policy.scope.checker import CompiledScope
+        from paw_tui.core.policy.scope.match import CompiledScope
 
         compiled = self._scopes.get(intent_id)
         if compiled is None:
@@ -88,7 +89,7 @@ class Policy:
 
     def protected_scope(self) -> CompiledScope | None:
         if self._protected is None and self._protected_data is not None:
-            from paw_tui.core.policy.scope.checker import CompiledScope
+            from paw_tui.core.policy.scope.match import CompiledScope
 
             self._protected = CompiledScope.from_dict(self._protected_data)
         return self._protected
@@ -234,7 +235,8 @@ def compile_policy(
     """The slow path: parse and validate both files, compile every scope."""
     from paw_tui.core.policy.governance import parse_governance
     from paw_tui.core.intents.model import parse_intents
-    from paw_tui.core.policy.scope.checker import ScopePatternError, compile_scope
+    from paw_tui.core.policy.scope.compile import compile_scope
+    from paw_tui.core.policy.scope.patterns import ScopePatternError
 
     problems = list(read_problems or [])
     warnings: list[str] = []

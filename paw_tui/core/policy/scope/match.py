@@ -1,0 +1,315 @@
+"""Matching a root-relative path against compiled scope patterns, without pathspec.
+
+Importing pathspec costs about 50 ms, more than the gate's whole budget, so
+:func:`~paw_tui.core.policy.scope.compile.compile_scope` (which imports it lazily) turns each
+anchored pattern into pathspec's own regular expression source plus its include flag, and
+:class:`CompiledScope` matches from those with the standard library only. Its JSON form
+(:meth:`CompiledScope.to_dict`) is what the policy cache stores. :meth:`CompiledScope.match`
+returns what ``GitIgnoreSpec.check_file`` returns for the same anchored patterns (include and
+index), including its directory-pattern priority: walking from the last pattern, the first
+match that is not made through the ``ps_d`` directory group decides; failing one, the last
+directory match does. Hypothesis tests prove the equivalence after a JSON round trip.
+
+Most scope patterns are a literal path, a literal directory or ``dir/**``: those are string
+operations (``startswith``, ``==``). Every other regex is compiled on first use only, after
+two sound pre-filters computed at compile time: its literal prefix, and the literal runs any
+match must hold in order. Entries are grouped by the first path segment they can match, so a
+check visits only the patterns that could apply.
+
+A path is matched as resolved, without a trailing slash: ``build/`` owns what is below
+``build``, not the directory entry ``build`` itself (pathspec's reading; git, which stats the
+path, would match the directory too). Standard library only (``re`` on first regex use).
+"""
+
+from __future__ import annotations
+
+import os
+
+from paw_tui.core.policy.scope.patterns import (
+    FORM_ANY,
+    FORM_DIR,
+    FORMS,
+    FORM_PATH,
+    FORM_REGEX,
+    FORM_UNDER,
+    DIR_GROUP,
+    FORMAT_VERSION,
+    ScopeCacheError,
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing costs ~25 ms at import; the hot paths never pay for it
+    import re
+    from collections.abc import Callable, Iterable, Sequence
+
+    Search = Callable[[str], "re.Match[str] | None"]
+    Step = tuple[int, str, str, str, "Entry"]
+
+_NATIVE_SEPS = tuple(sep for sep in (os.sep, os.altsep) if sep and sep != "/")
+
+
+class Entry:
+    """One compiled pattern. ``search`` is the compiled regex's search, bound on first use."""
+
+    __slots__ = (
+        "index",
+        "pattern",
+        "anchored",
+        "regex",
+        "include",
+        "form",
+        "literal",
+        "needs",
+        "_search",
+    )
+
+    def __init__(
+        self,
+        index: int,
+        pattern: str,
+        anchored: str,
+        regex: str,
+        include: bool,
+        form: str,
+        literal: str,
+        needs: tuple[str, ...] = (),
+    ) -> None:
+        self.index = index
+        self.pattern = pattern
+        self.anchored = anchored
+        self.regex = regex
+        self.include = include
+        self.form = form
+        self.literal = literal
+        self.needs = needs
+        self._search: Search | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "pattern": self.pattern,
+            "anchored": self.anchored,
+            "regex": self.regex,
+            "include": self.include,
+            "form": self.form,
+            "literal": self.literal,
+            "needs": list(self.needs),
+        }
+
+
+def _compile_regex(source: str, ignore_case: bool) -> re.Pattern[str]:
+    import re
+    import warnings
+
+    with warnings.catch_warnings():
+        # "[[ab]" is a glob bracket holding "[": re warns it may read it as a nested set one day
+        warnings.simplefilter("ignore", FutureWarning)
+        return re.compile(source, re.IGNORECASE if ignore_case else 0)
+
+
+_CODES = {FORM_UNDER: 1, FORM_PATH: 2, FORM_DIR: 3, FORM_ANY: 4, FORM_REGEX: 5}
+
+
+def _step(entry: Entry) -> Step:
+    """How :meth:`CompiledScope.match` tries one entry: a code and precomputed strings."""
+    literal = entry.literal
+    code = _CODES[entry.form]
+    if code == 2:
+        return (2, literal, literal + "\n", literal + "/", entry)
+    if code == 3:
+        return (3, literal + "/", "", "", entry)
+    return (code, literal, "", "", entry)
+
+
+def _first_segments(entry: Entry) -> tuple[str, ...] | None:
+    """The only first path segments ``entry`` can match, or None when it can match any.
+
+    A literal holding a ``/`` fixes the first segment for every form; a directory literal
+    (``L`` + ``/``) fixes it as ``L``; a path literal matches ``L``, ``L`` + newline (``$``
+    matches before a final newline) or below ``L``.
+    """
+    literal = entry.literal
+    form = entry.form
+    if form == FORM_ANY:
+        return None
+    if "/" in literal:
+        return (literal.partition("/")[0],)
+    if form == FORM_DIR:
+        return (literal,)
+    if form == FORM_PATH:
+        return (literal, literal + "\n")
+    return None
+
+
+class CompiledScope:
+    """A list of anchored gitignore patterns, ready to match with the standard library.
+
+    Build one with :func:`compile_scope` (needs pathspec) or :meth:`from_json` /
+    :meth:`from_dict` (does not). ``patterns`` keeps the patterns as written.
+    """
+
+    __slots__ = ("patterns", "ignore_case", "pathspec_version", "_entries", "_plans")
+
+    def __init__(
+        self, entries: Sequence[Entry], *, ignore_case: bool = False, pathspec_version: str = ""
+    ) -> None:
+        self._entries = tuple(entries)
+        self.patterns: tuple[str, ...] = tuple(entry.pattern for entry in self._entries)
+        self.ignore_case = ignore_case
+        self.pathspec_version = pathspec_version
+        self._plans: tuple[dict[str, tuple[Step, ...]], tuple[Step, ...]] | None = None
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def anchored(self) -> list[str]:
+        """The patterns as handed to pathspec."""
+        return [entry.anchored for entry in self._entries]
+
+    def _build_plans(self) -> tuple[dict[str, tuple[Step, ...]], tuple[Step, ...]]:
+        """Per first path segment, the entries that can match, last pattern first."""
+        generic: list[Entry] = []
+        by_segment: dict[str, list[Entry]] = {}
+        for entry in self._entries:
+            keys = _first_segments(entry)
+            if keys is None:
+                generic.append(entry)
+            else:
+                for key in keys:
+                    by_segment.setdefault(key, []).append(entry)
+
+        def plan(entries: Iterable[Entry]) -> tuple[Step, ...]:
+            ordered = sorted(entries, key=lambda entry: entry.index, reverse=True)
+            return tuple(_step(entry) for entry in ordered)
+
+        buckets = {key: plan(found + generic) for key, found in by_segment.items()}
+        self._plans = (buckets, plan(generic))
+        return self._plans
+
+    def _search(self, entry: Entry, path: str) -> re.Match[str] | None:
+        search = entry._search
+        if search is None:
+            search = entry._search = _compile_regex(entry.regex, self.ignore_case).search
+        return search(path)
+
+    def match(self, path: str) -> tuple[bool | None, int | None]:
+        """``(include, index)`` exactly as ``GitIgnoreSpec.check_file(path)`` gives them.
+
+        ``path`` is a POSIX path relative to the root. ``include`` is True when an including
+        pattern decided, False when an excluding (``!``) one did and None when none matched;
+        ``index`` is the deciding pattern's position.
+        """
+        for sep in _NATIVE_SEPS:
+            path = path.replace(sep, "/")
+        if path[:1] == "/":
+            path = path[1:]
+        elif path[:2] == "./":
+            path = path[2:]
+        plans = self._plans or self._build_plans()
+        steps = plans[0].get(path.partition("/")[0], plans[1])
+        by_dir: Entry | None = None
+        # pathspec walks the patterns from the last: the first one matching as a file (not
+        # through its directory group) decides; otherwise the last directory match does.
+        for code, literal, newline, below, entry in steps:
+            if code == 1:  # "^L": starts with L
+                if path.startswith(literal):
+                    return entry.include, entry.index
+            elif code == 2:  # "^L(?:(?P<ps_d>/)|$)"
+                if path == literal or path == newline:
+                    return entry.include, entry.index
+                if by_dir is None and path.startswith(below):
+                    by_dir = entry
+            elif code == 3:  # "^L(?P<ps_d>/)", literal holds L + "/"
+                if by_dir is None and path.startswith(literal):
+                    by_dir = entry
+            elif code == 4:  # ".": any character but a newline
+                if path.strip("\n"):
+                    return entry.include, entry.index
+            elif not literal or path.startswith(literal):
+                position = 0
+                for run in entry.needs:  # literal runs any match holds: skip the regex early
+                    position = path.find(run, position)
+                    if position < 0:
+                        break
+                    position += len(run)
+                if position < 0:
+                    continue
+                found = self._search(entry, path)
+                if found is not None:
+                    if DIR_GROUP in found.re.groupindex and found.group(DIR_GROUP):
+                        if by_dir is None:
+                            by_dir = entry
+                    else:
+                        return entry.include, entry.index
+        if by_dir is None:
+            return None, None
+        return by_dir.include, by_dir.index
+
+    def to_dict(self) -> dict[str, object]:
+        """Plain JSON data; :meth:`from_dict` rebuilds an equal scope without pathspec."""
+        return {
+            "format": FORMAT_VERSION,
+            "pathspec": self.pathspec_version,
+            "dir_group": DIR_GROUP,
+            "ignore_case": self.ignore_case,
+            "entries": [entry.to_dict() for entry in self._entries],
+        }
+
+    def to_json(self) -> str:
+        import json
+
+        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def from_dict(cls, data: object) -> CompiledScope:
+        """Rebuild from :meth:`to_dict` data; :class:`ScopeCacheError` when it is malformed."""
+        if not isinstance(data, dict):
+            raise ScopeCacheError("Compiled scope: expected a JSON object.")
+        if data.get("format") != FORMAT_VERSION:
+            raise ScopeCacheError(f"Compiled scope: unsupported format {data.get('format')!r}.")
+        if data.get("dir_group") != DIR_GROUP:
+            raise ScopeCacheError(f"Compiled scope: unknown dir_group {data.get('dir_group')!r}.")
+        ignore_case = data.get("ignore_case")
+        version = data.get("pathspec")
+        raw_entries = data.get("entries")
+        if not isinstance(ignore_case, bool) or not isinstance(version, str):
+            raise ScopeCacheError("Compiled scope: ignore_case or pathspec version malformed.")
+        if not isinstance(raw_entries, list):
+            raise ScopeCacheError("Compiled scope: entries must be a list.")
+        entries = []
+        for index, raw in enumerate(raw_entries):
+            if not isinstance(raw, dict):
+                raise ScopeCacheError(f"Compiled scope: entry {index} is not an object.")
+            texts = [raw.get(key) for key in ("pattern", "anchored", "regex", "form", "literal")]
+            include = raw.get("include")
+            if not all(isinstance(text, str) for text in texts) or not isinstance(include, bool):
+                raise ScopeCacheError(f"Compiled scope: entry {index} is malformed.")
+            needs = raw.get("needs")
+            if not isinstance(needs, list) or not all(
+                isinstance(run, str) and run for run in needs
+            ):
+                raise ScopeCacheError(f"Compiled scope: entry {index} is malformed.")
+            pattern, anchored, regex, form, literal = texts
+            if form not in FORMS:
+                raise ScopeCacheError(f"Compiled scope: entry {index} has unknown form {form!r}.")
+            entries.append(
+                Entry(index, pattern, anchored, regex, include, form, literal, tuple(needs))  # type: ignore[arg-type]
+            )
+        return cls(entries, ignore_case=ignore_case, pathspec_version=version)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> CompiledScope:
+        import json
+
+        try:
+            data = json.loads(text)
+        except ValueError as error:
+            raise ScopeCacheError(f"Compiled scope: not valid JSON ({error}).") from None
+        return cls.from_dict(data)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, CompiledScope):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    def __repr__(self) -> str:
+        return f"CompiledScope(patterns={list(self.patterns)!r}, ignore_case={self.ignore_case!r})"
