@@ -129,7 +129,7 @@ class PawMcp:
 
     def _validate_selection(self, state: WorkspaceState, intent_id: str) -> CallToolResult:
         """Hooked mode: the gate already decided on PreToolUse; say what it decided."""
-        from paw_tui.core.handshake.selection import awaiting_approval_message, status_refusal, unknown_intent_message
+        from paw_tui.core.handshake import messages
         from paw_tui.core.intents.view import intent_context_block
         from paw_tui.core.handshake.sessions import PENDING_APPROVAL, held_intents, iter_sessions
 
@@ -140,13 +140,13 @@ class PawMcp:
         intent = policy.intent(wanted)
         held = held_intents(state.root, state.now(), policy.governance.session_ttl)
         if intent is None:
-            return _text(unknown_intent_message(wanted, policy, held), error=True)
-        refusal = status_refusal(intent)
+            return _text(messages.unknown_intent(wanted, policy.selectable(set(held)), held), error=True)
+        refusal = messages.status_refusal(intent)
         if refusal:
             return _text(refusal, error=True)
         for session in iter_sessions(state.root):
             if session.intent_id == intent.id and session.state == PENDING_APPROVAL:
-                return _text(awaiting_approval_message(intent.id))
+                return _text(messages.awaiting_approval(intent.id))
         return _text(intent_context_block(state, intent))
 
     def list_intents(self) -> CallToolResult:

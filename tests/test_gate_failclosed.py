@@ -230,7 +230,7 @@ def test_an_internal_error_denies_mutating_and_allows_read_only(
 ) -> None:
     import paw_tui.gate.decide as decide_module
 
-    def explode(state, event):  # type: ignore[no-untyped-def]
+    def explode(facts):  # type: ignore[no-untyped-def]
         raise RuntimeError("boom")
 
     monkeypatch.setattr(decide_module, "pre_tool", explode)
@@ -246,12 +246,12 @@ def test_an_internal_error_denies_mutating_and_allows_read_only(
 def test_an_internal_error_on_session_start_is_context_not_a_block(
     root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import paw_tui.gate.decide as decide_module
+    import paw_tui.gate.apply as apply_module
 
-    def explode(state, event):  # type: ignore[no-untyped-def]
+    def explode(state, facts, session):  # type: ignore[no-untyped-def]
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(decide_module, "session_context", explode)
+    monkeypatch.setattr(apply_module, "_session_context", explode)
     result = gate(claude_payload("user_prompt_submit", root))
     assert result.code == 0
     assert "boom" in (result.context or "")

@@ -235,8 +235,12 @@ def test_anchoring_rule(pattern, candidates):
         if plain.regex is not None and anchored.regex is not None:
             assert plain.regex.pattern == anchored.regex.pattern
     else:
-        # a root-level path answers the same; the anchored one never matches deeper only
+        # a root-level path answers the same; the anchored one never matches deeper only.
+        # Paths holding a newline are left out: pathspec's "." and "$" treat it differently,
+        # and the gate denies every path with a control character before any matching.
         for path in candidates:
+            if "\n" in path:
+                continue
             if anchored.regex is not None and anchored.regex.search(path):
                 assert plain.regex is not None and plain.regex.search(path)
 

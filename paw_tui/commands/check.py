@@ -35,11 +35,9 @@ def run(args: argparse.Namespace) -> int:
         if intent is None:
             raise ValidationError(f"Unknown intent '{args.intent}'.")
     else:
-        from paw_tui.core.handshake.sessions import load_session
-        from paw_tui.gate.decide import held_intent
+        from paw_tui.core.handshake.standing import session_standing
 
-        session = load_session(state.root, args.session)
-        intent, refusal = held_intent(state, policy, session, None)
+        intent, refusal = session_standing(state, args.session)
         if intent is None:
             if args.json:
                 write_json({"allowed": False, "reason": refusal, "results": []})

@@ -1,9 +1,8 @@
-"""``paw-tui gate``: read one hook event on stdin, decide, answer in the client's protocol.
+"""``paw-tui gate``: read one hook event on stdin, answer in the client's protocol.
 
-It fails closed: a payload it cannot read, state it cannot load, a ledger it cannot append
-to, or any internal error denies every tool that is not known to be read-only, and says why.
-Events that cannot block (SessionStart, UserPromptSubmit, PostToolUse, SessionEnd) never
-exit 2; on broken state they say so in the injected context instead.
+This module is the process boundary: arguments, stdin, the payload's JSON, stdout and the
+exit code. A payload it cannot read is a deny; everything after parsing happens in
+:mod:`paw_tui.gate.flow`, which fails closed the same way.
 """
 
 from __future__ import annotations
@@ -19,20 +18,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
-    from typing import Protocol
-
-    from paw_tui.gate.events import Decision, GateEvent
-
-    class ClientAdapter(Protocol):
-        """What every module under ``paw_tui.gate.clients`` provides."""
-
-        NAME: str
-
-        def recognises(self, payload: object) -> bool: ...
-        def parse(self, payload: dict[str, object], event_override: str | None = None) -> GateEvent | None: ...
-        def render(self, event: GateEvent, decision: Decision) -> Answer: ...
-        def deny(self, reason: str) -> Answer: ...
-        def context_only(self, kind: str, text: str) -> Answer: ...
+    from paw_tui.gate.clients import ClientAdapter
 
 CLIENT_NAMES = ("claude-code", "generic")
 
@@ -44,6 +30,8 @@ def _adapter(name: str) -> ClientAdapter:
 
         return generic
     return claude_code
+
+
 USAGE = "usage: paw-tui gate [--client auto|claude-code|generic] [--event EVENT] [--workspace DIR]"
 EVENT_ALIASES = {
     "pretooluse": PRE_TOOL, "pre_tool": PRE_TOOL, "pre-tool": PRE_TOOL,
@@ -88,28 +76,6 @@ def _parse_args(argv: Sequence[str]) -> tuple[str, str | None, list[str]]:
     return client, event, workspaces
 
 
-def _find_root(event: GateEvent, workspaces: list[str], environ: Mapping[str, str]) -> str | None:
-    # The common case (Claude Code sets CLAUDE_PROJECT_DIR) needs neither the platform nor
-    # the ancestor search: keep their imports off the hot path.
-    if not workspaces:
-        for name in ("PAW_WORKSPACE_PATH", "CLAUDE_PROJECT_DIR"):
-            value = (environ.get(name) or "").strip()
-            if value:
-                base = event.cwd if event.cwd and os.path.isdir(event.cwd) else os.getcwd()
-                return os.path.normpath(os.path.join(base, os.path.expanduser(value)))
-    from paw_tui.core.workspace.platform import PlatformProbe, home_directory
-    from paw_tui.core.workspace.discovery import discover_roots
-
-    roots = discover_roots(
-        workspaces,
-        environ=environ,
-        cwd=event.cwd if event.cwd and os.path.isdir(event.cwd) else None,
-        home=home_directory(PlatformProbe(environ=environ)),
-        client_project_env=True,
-    )
-    return roots[0] if roots else None
-
-
 def _hook_event_of(payload: object) -> str | None:
     if isinstance(payload, dict):
         name = payload.get("hook_event_name") or payload.get("event")
@@ -150,39 +116,9 @@ def decide_payload(
         return adapter.deny(f"paw-tui gate: cannot classify this event ({exc}); denying (fail closed).")
     if event is None:
         return Answer()
-    return _decide_event(adapter, event, list(workspaces), env)
+    from paw_tui.gate.flow import handle
 
-
-def _decide_event(adapter: ClientAdapter, event: GateEvent, workspaces: list[str], env: Mapping[str, str]) -> Answer:
-    from paw_tui.gate import tools
-
-    def fail(reason: str) -> Answer:
-        if event.kind == PRE_TOOL:
-            if tools.classify(event.tool or "") == tools.READ_ONLY:
-                return Answer(stderr=f"paw-tui gate: {reason} (read-only tool allowed)\n")
-            return adapter.deny(reason)
-        if event.kind in (SESSION_START, PROMPT):
-            return adapter.context_only(event.kind, reason)
-        return Answer(stderr=f"paw-tui gate: {reason}\n")
-
-    try:
-        root = _find_root(event, workspaces, env)
-        if root is None:
-            return fail(
-                "Orchestration state unavailable: no paw-tui workspace was found from "
-                f"{event.cwd or os.getcwd()} (set CLAUDE_PROJECT_DIR or PAW_WORKSPACE_PATH)."
-            )
-        from paw_tui.core.workspace.state import WorkspaceState
-        from paw_tui.gate.decide import decide
-
-        decision = decide(WorkspaceState(root), event)
-        return adapter.render(event, decision)
-    except Exception as exc:  # noqa: BLE001 - fail closed, and say why
-        from paw_tui.core.errors import PawError
-
-        if isinstance(exc, PawError):
-            return fail(f"{exc} Denying (fail closed)." if event.kind == PRE_TOOL else str(exc))
-        return fail(f"paw-tui gate internal error ({type(exc).__name__}: {exc}); denying (fail closed).")
+    return handle(adapter, event, list(workspaces), env)
 
 
 def main(argv: Sequence[str]) -> int:

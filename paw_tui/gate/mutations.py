@@ -96,20 +96,15 @@ def _ranges_for(tool: str, tool_input: dict[str, object], text: str | None) -> l
     return None
 
 
-def record_mutations(state: WorkspaceState, event: GateEvent) -> None:
+def record_mutations(state: WorkspaceState, event: GateEvent, kind: str) -> None:
     tool = event.tool or ""
-    policy = state.policy
-    kind = tools.classify(tool, policy.governance if policy.valid else None)
     if kind in (tools.READ_ONLY, tools.HANDSHAKE):
         return
     session = sessions_store.load_session(state.root, event.session_id)
     intent_id = session.intent_id if session is not None and session.holds_intent else None
-    targets: list[tuple[str, str | None]] = [(p, event.cwd) for p in event.paths]
-    if kind == tools.SHELL and event.command:
-        from paw_tui.core.policy.shell_targets import write_targets
+    from paw_tui.gate.facts import raw_targets
 
-        found = write_targets(event.command, event.cwd or state.root) or []
-        targets = [(t.path, t.cwd) for t in found]
+    targets = [(path, cwd) for path, cwd, _subtree, _directory in raw_targets(event, kind)]
     recorded = False
     for path, cwd in targets:
         try:

@@ -5,6 +5,9 @@ Unknown tools are mutating: a tool we cannot classify needs an active intent.
 
 from __future__ import annotations
 
+from paw_tui.core.handshake.names import READ_ONLY_TOOLS as PAW_READ_ONLY_TOOLS
+from paw_tui.core.handshake.names import SELECT_TOOL, named
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from paw_tui.core.policy.governance import Governance
@@ -17,8 +20,6 @@ READ_ONLY_TOOLS = frozenset({
     # generic
     "read_file", "list_files", "search_files", "list_code_definition_names",
 })
-HANDSHAKE_TOOL = "select_active_intent"
-PAW_READ_ONLY_TOOLS = frozenset({"paw_get_context", "list_intents", "check_scope", "get_handoff_context"})
 SHELL_TOOLS = frozenset({"Bash", "PowerShell", "execute_command"})
 # Tools whose target file we know how to find, and the input field that names it.
 FILE_TOOLS = {"Write": "file_path", "Edit": "file_path", "MultiEdit": "file_path", "NotebookEdit": "notebook_path"}
@@ -30,11 +31,6 @@ SHELL = "shell"
 MUTATING = "mutating"
 
 
-def _named(tool: str, name: str) -> bool:
-    """``name`` itself, or ``<anything>__<name>`` (an MCP tool of any server)."""
-    return tool == name or tool.endswith("__" + name)
-
-
 def classify(tool: str, governance: Governance | None = None) -> str:
     """The class of ``tool``; governance may move names between classes."""
     if governance is not None:
@@ -44,14 +40,11 @@ def classify(tool: str, governance: Governance | None = None) -> str:
             return READ_ONLY
         if tool in governance.shell_tools:
             return SHELL
-    if _named(tool, HANDSHAKE_TOOL):
+    if named(tool, SELECT_TOOL):
         return HANDSHAKE
-    if tool in READ_ONLY_TOOLS or any(_named(tool, name) for name in PAW_READ_ONLY_TOOLS):
+    if tool in READ_ONLY_TOOLS or any(named(tool, name) for name in PAW_READ_ONLY_TOOLS):
         return READ_ONLY
     if tool in SHELL_TOOLS:
         return SHELL
     return MUTATING
 
-
-def is_handshake(tool: str) -> bool:
-    return _named(tool, HANDSHAKE_TOOL)

@@ -10,6 +10,8 @@ from __future__ import annotations
 from paw_tui.core.handshake import approvals as approvals_store
 from paw_tui.core.handshake import sessions as sessions_store
 from paw_tui.core.errors import ValidationError
+from paw_tui.core.handshake import messages
+from paw_tui.core.handshake.names import SELECT_TOOL
 from paw_tui.core.handshake.sessions import ACTIVE, PENDING_APPROVAL, Session
 
 TYPE_CHECKING = False
@@ -18,7 +20,6 @@ if TYPE_CHECKING:
     from paw_tui.core.policy.compiled import Policy
     from paw_tui.core.workspace.state import WorkspaceState
 
-HANDSHAKE_TOOL = "select_active_intent"
 SELECTED = "selected"
 PENDING = "pending_approval"
 REFUSED = "refused"
@@ -58,29 +59,6 @@ class Selection:
         }
 
 
-def unknown_intent_message(intent_id: str, policy: Policy, held: dict[str, str]) -> str:
-    available = policy.selectable(set(held))
-    listed = ", ".join(f"{i.id} ({i.name})" if i.name else i.id for i in available) or "none"
-    return f"Unknown intent '{intent_id}'. Available intents: {listed}."
-
-
-def awaiting_approval_message(intent_id: str) -> str:
-    return f"Intent selection {intent_id} awaits human approval."
-
-
-def lock_message(session_id: str, held_id: str, wanted_id: str) -> str:
-    return f"Session {session_id} is locked to {held_id}. Start a new session to work on {wanted_id}."
-
-
-def status_refusal(intent: Intent) -> str | None:
-    """Why an intent cannot be selected (or worked on) because of its status."""
-    if intent.status == "BLOCKED":
-        return f"Intent {intent.id} is BLOCKED: human intervention is required before work can continue."
-    if intent.status in ("COMPLETED", "ABANDONED"):
-        return f"Intent {intent.id} is {intent.status} and no longer active."
-    return None
-
-
 def select_active_intent(
     state: WorkspaceState, session_id: str, intent_id: object, *, client: str | None = None
 ) -> Selection:
@@ -104,7 +82,7 @@ def select_active_intent(
         def refuse(message: str, intent: Intent | None = None) -> Selection:
             state.record(
                 "selection_refused", session_id=session_id, intent_id=wanted or None, client=client,
-                tool=HANDSHAKE_TOOL, decision="deny", reason=message,
+                tool=SELECT_TOOL, decision="deny", reason=message,
             )
             return Selection(REFUSED, message, intent, existing)
 
@@ -112,31 +90,27 @@ def select_active_intent(
             return refuse(policy.unavailable_reason or "Orchestration state unavailable.")
         intent = policy.intent(wanted) if wanted else None
         if intent is None:
-            return refuse(unknown_intent_message(wanted, policy, held))
+            return refuse(messages.unknown_intent(wanted, policy.selectable(set(held)), held))
         if existing is not None and existing.holds_intent:
             if existing.intent_id != intent.id:
-                return refuse(lock_message(session_id, existing.intent_id or "", intent.id), intent)
+                return refuse(messages.session_locked(session_id, existing.intent_id or "", intent.id), intent)
             if existing.state == PENDING_APPROVAL:
-                return Selection(PENDING, awaiting_approval_message(intent.id), intent, existing, existing.approval_id)
+                return Selection(PENDING, messages.awaiting_approval(intent.id), intent, existing, existing.approval_id)
             # Re-selecting the intent it holds is idempotent, unless the intent has ended.
-            refusal = status_refusal(intent)
+            refusal = messages.status_refusal(intent)
             if refusal:
                 return refuse(refusal, intent)
             state.record(
                 "intent_selected", session_id=session_id, intent_id=intent.id, client=client,
-                tool=HANDSHAKE_TOOL, decision="allow", reason="already held by this session",
+                tool=SELECT_TOOL, decision="allow", reason="already held by this session",
             )
-            return Selection(SELECTED, f"Intent {intent.id} is active for session {session_id}.", intent, existing)
-        refusal = status_refusal(intent)
+            return Selection(SELECTED, messages.selected(intent.id, session_id), intent, existing)
+        refusal = messages.status_refusal(intent)
         if refusal:
             return refuse(refusal, intent)
         holder = held.get(intent.id)
         if holder is not None and not policy.governance.intent_sharing:
-            return refuse(
-                f"Intent {intent.id} is held by session {holder}. Choose another intent, or ask a "
-                f"human to release it (paw-tui sessions release {holder}).",
-                intent,
-            )
+            return refuse(messages.held_by_other(intent.id, holder), intent)
 
         session = existing or Session(session_id, started=now)
         previous = session.to_dict() if existing is not None else None
@@ -155,15 +129,15 @@ def select_active_intent(
             try:
                 state.record(
                     "approval_requested", session_id=session_id, intent_id=intent.id, client=client,
-                    tool=HANDSHAKE_TOOL, decision="pending", approval_id=request.id,
-                    reason=awaiting_approval_message(intent.id),
+                    tool=SELECT_TOOL, decision="pending", approval_id=request.id,
+                    reason=messages.awaiting_approval(intent.id),
                 )
             except Exception:
                 _restore(root, session_id, previous)
                 request.state = approvals_store.WITHDRAWN
                 approvals_store.save_request(root, request)
                 raise
-            return Selection(PENDING, awaiting_approval_message(intent.id), intent, session, request.id)
+            return Selection(PENDING, messages.awaiting_approval(intent.id), intent, session, request.id)
 
         session.state = ACTIVE
         session.approval_id = None
@@ -171,14 +145,14 @@ def select_active_intent(
         try:
             state.record(
                 "intent_selected", session_id=session_id, intent_id=intent.id, client=client,
-                tool=HANDSHAKE_TOOL, decision="allow",
+                tool=SELECT_TOOL, decision="allow",
             )
         except Exception:
             _restore(root, session_id, previous)
             raise
         if intent.status == "PENDING":
             intent = _start_intent(state, intent, f"selected by session {session_id}")
-        return Selection(SELECTED, f"Intent {intent.id} is active for session {session_id}.", intent, session)
+        return Selection(SELECTED, messages.selected(intent.id, session_id), intent, session)
 
 
 def _withdraw(root: str, session: Session, now: float, why: str) -> None:

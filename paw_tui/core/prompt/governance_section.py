@@ -80,14 +80,14 @@ def render_governance_section(
 
 
 def _active_lines(policy: Policy, session: Session, intent: Intent) -> list[str]:
-    from paw_tui.core.handshake.selection import awaiting_approval_message, status_refusal
+    from paw_tui.core.handshake.messages import awaiting_approval, status_refusal
     from paw_tui.core.policy.scope.checker import render_patterns
 
     lines: list[str] = []
     name = f" — {_one_line(intent.name, 120)}" if intent.name else ""
     if session.state == "pending_approval":
         lines.append(f"Requested intent: {intent.id}{name}.")
-        lines.append(awaiting_approval_message(intent.id) + " Tools that change files are blocked until a human approves it.")
+        lines.append(awaiting_approval(intent.id) + " Tools that change files are blocked until a human approves it.")
         return lines
     lines.append(f"Active intent: {intent.id}{name} ({intent.status}).")
     refusal = status_refusal(intent)

@@ -45,9 +45,6 @@ IGNORED_EVENTS = frozenset({"Stop", "SubagentStop", "Notification", "PreCompact"
 MAX_OUTPUT = 9500  # Claude Code caps hook output strings at 10,000 characters
 
 
-def recognises(payload: object) -> bool:
-    return isinstance(payload, dict) and "hook_event_name" in payload
-
 
 def parse(payload: dict[str, object], event_override: str | None = None) -> GateEvent | None:
     """The internal event; None for an event we deliberately ignore; PayloadError when the

@@ -9,15 +9,12 @@ In: ``{"event": "pre_tool"|"post_tool"|"session_start"|"prompt"|"session_end",
 from __future__ import annotations
 
 
-from paw_tui.gate import tools
+from paw_tui.core.handshake.names import SELECT_TOOL, named
 from paw_tui.gate.events import EVENTS, PRE_TOOL, Answer, Decision, GateEvent, PayloadError, checked_cwd
 from paw_tui.core.support import fastjson as json  # json's API without importing re (~15 ms)
 
 NAME = "generic"
 
-
-def recognises(payload: object) -> bool:
-    return isinstance(payload, dict) and payload.get("event") in EVENTS
 
 
 def parse(payload: dict[str, object], event_override: str | None = None) -> GateEvent:
@@ -49,7 +46,7 @@ def parse(payload: dict[str, object], event_override: str | None = None) -> Gate
     if not isinstance(tool_input, dict):
         raise PayloadError("'tool_input' must be an object")
     event.tool_input = tool_input
-    if tool == tools.HANDSHAKE_TOOL or (tool or "").endswith("__" + tools.HANDSHAKE_TOOL):
+    if tool is not None and named(tool, SELECT_TOOL):
         if "intent_id" in payload and "intent_id" not in tool_input:
             event.tool_input = dict(tool_input, intent_id=payload["intent_id"])
     prompt = payload.get("prompt")

@@ -132,7 +132,7 @@ class ScopeChecker:
     Creation, modification and deletion of a path are all checked the same way.
     """
 
-    __slots__ = ("root", "intent_id", "scope", "protected", "real_root", "scope_text")
+    __slots__ = ("root", "intent_id", "scope", "protected", "_real_root", "scope_text")
 
     def __init__(
         self,
@@ -146,8 +146,20 @@ class ScopeChecker:
         self.intent_id = intent_id
         self.scope = scope
         self.protected = protected if protected is not None and len(protected) else None
-        self.real_root = real_root(root)
+        self._real_root: str | None = None
         self.scope_text = render_patterns(scope.patterns)
+
+    @property
+    def real_root(self) -> str:
+        """The root's realpath, computed on the first :meth:`check` (not by
+        :meth:`check_relative`, which works on paths already resolved)."""
+        if self._real_root is None:
+            self._real_root = real_root(self.root)
+        return self._real_root
+
+    def outside(self, shown: str, given: str | None = None) -> ScopeDecision:
+        """The verdict on a path that resolved to ``shown``, outside the root."""
+        return ScopeDecision(OUTSIDE_ROOT, shown, self.intent_id, None, None, self.scope_text, given)
 
     def check(
         self,
@@ -170,9 +182,7 @@ class ScopeChecker:
         resolved = resolve_path(path, self.real_root, cwd=cwd, root_is_real=True)
         relative = resolved.relative
         if relative is None:
-            return ScopeDecision(
-                OUTSIDE_ROOT, resolved.absolute, self.intent_id, None, None, self.scope_text, path
-            )
+            return self.outside(resolved.absolute, path)
         decision = self.check_relative(relative, subtree=subtree, directory=directory)
         decision.given = path
         return decision

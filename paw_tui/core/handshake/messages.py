@@ -1,0 +1,96 @@
+"""Every sentence the handshake says to an agent or a person (DESIGN §4), written once.
+
+The gate, the MCP server, the CLI and the prompt assembly all import these; a test pins the
+contract wording. Standard library only: the gate renders them.
+"""
+
+from __future__ import annotations
+
+from paw_tui.core.workspace import layout
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+
+    from paw_tui.core.intents.model import Intent
+
+NO_INTENT = "You must cite a valid active Intent ID."
+SELECT_HOW = "Call select_active_intent"
+"""How a model is told to select; a client adapter may name the tool as its client does."""
+BLOCKED_FOLLOW_UP = " Mutating tools are denied until a human sets it back to IN_PROGRESS."
+ENDED_FOLLOW_UP = " Start a new session and select another intent."
+NONE_SELECTABLE = (
+    "No intent can be selected now: ask a human to add or reopen one in "
+    f"{layout.INTENTS}."
+)
+
+
+def describe(intent: Intent) -> str:
+    """``INT-001 (JWT Authentication Migration)``, or the bare id when it has no name."""
+    return f"{intent.id} ({intent.name})" if intent.name else intent.id
+
+
+def available_list(available: Iterable[Intent], held: Mapping[str, str] | None = None) -> str:
+    """The selectable intents as messages list them; when none is free, ``none``, saying
+    which are held by other sessions (so "none" never hides intents that exist)."""
+    listed = ", ".join(describe(intent) for intent in available)
+    if listed:
+        return listed
+    taken = sorted(held or {})
+    if not taken:
+        return "none"
+    shown = ", ".join(f"{intent_id} (held by session {held[intent_id]})" for intent_id in taken[:5])  # type: ignore[index]
+    more = f" and {len(taken) - 5} more" if len(taken) > 5 else ""
+    return f"none free; held by other sessions: {shown}{more}"
+
+
+def must_cite(
+    available: list[Intent],
+    tool: str | None,
+    held: Mapping[str, str] | None = None,
+    *,
+    select_how: str = SELECT_HOW,
+) -> str:
+    """The deny before a selection: the contract sentence, then how to select."""
+    what = f" before using {tool}" if tool else ""
+    if available:
+        return f"{NO_INTENT} {select_how} with one of: {available_list(available)}{what}."
+    if held:
+        return f"{NO_INTENT} No intent is free: {available_list([], held)}. {NONE_SELECTABLE}"
+    return f"{NO_INTENT} {NONE_SELECTABLE}"
+
+
+def unknown_intent(intent_id: str, available: list[Intent], held: Mapping[str, str] | None = None) -> str:
+    return f"Unknown intent '{intent_id}'. Available intents: {available_list(available, held)}."
+
+
+def awaiting_approval(intent_id: str) -> str:
+    return f"Intent selection {intent_id} awaits human approval."
+
+
+def session_locked(session_id: str, held_id: str, wanted_id: str) -> str:
+    return f"Session {session_id} is locked to {held_id}. Start a new session to work on {wanted_id}."
+
+
+def held_by_other(intent_id: str, holder: str) -> str:
+    return (
+        f"Intent {intent_id} is held by session {holder}. Choose another intent, or ask a "
+        f"human to release it (paw-tui sessions release {holder})."
+    )
+
+
+def status_refusal(intent: Intent) -> str | None:
+    """Why an intent cannot be selected (or worked on) because of its status."""
+    if intent.status == "BLOCKED":
+        return f"Intent {intent.id} is BLOCKED: human intervention is required before work can continue."
+    if intent.status in ("COMPLETED", "ABANDONED"):
+        return f"Intent {intent.id} is {intent.status} and no longer active."
+    return None
+
+
+def intent_gone(intent_id: str) -> str:
+    return f"Intent {intent_id} no longer exists in {layout.INTENTS}.{ENDED_FOLLOW_UP}"
+
+
+def selected(intent_id: str, session_id: str) -> str:
+    return f"Intent {intent_id} is active for session {session_id}."

@@ -1,0 +1,112 @@
+"""Step 3 of a gate event: make the verdict stand, then say what to answer.
+
+Records are appended before a call is allowed (nothing unrecorded is allowed: a ledger that
+cannot be written turns the answer into a deny, raised as
+:class:`~paw_tui.core.ledger.io.LedgerError` for the caller to render). Sessions are touched
+or released here, the handshake's own transaction runs here, and the context injected at
+SessionStart and UserPromptSubmit is assembled here.
+"""
+
+from __future__ import annotations
+
+import os
+
+from paw_tui.core.handshake import sessions as sessions_store
+from paw_tui.gate.decide import ANSWER, CONTEXT, MUTATIONS, RELEASE, SELECT
+from paw_tui.gate.events import PRE_TOOL, PROMPT, Decision
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from paw_tui.core.workspace.state import WorkspaceState
+    from paw_tui.gate.decide import Verdict
+    from paw_tui.gate.facts import Facts
+
+MAX_PROMPT_KEPT = 4000
+"""Characters of the latest prompt kept for execution instructions' ``{question}``."""
+
+
+def apply(state: WorkspaceState, facts: Facts, verdict: Verdict) -> Decision:
+    event = facts.event
+    if verdict.release_expired:
+        from paw_tui.core.handshake.selection import release_session
+
+        release_session(state, event.session_id, reason="idle longer than the session TTL")
+    prompt = None
+    if event.kind == PROMPT and event.prompt is not None and facts.policy.valid:
+        prompt = event.prompt[:MAX_PROMPT_KEPT]
+    session = facts.live_session
+    if verdict.touch or prompt is not None:
+        session = sessions_store.touch_session(
+            state.root, event.session_id, facts.now, client=event.client, latest_prompt=prompt
+        )
+    action = verdict.action
+    if action == SELECT:
+        return _select(state, facts)
+    if action == CONTEXT:
+        return Decision(True, context=_session_context(state, facts, session))
+    if action == RELEASE:
+        from paw_tui.core.handshake.selection import release_session
+
+        release_session(state, event.session_id, reason="session ended")
+        return Decision(True)
+    if action == MUTATIONS:
+        from paw_tui.gate.mutations import record_mutations
+
+        record_mutations(state, event, facts.kind)
+        return Decision(True)
+    assert action == ANSWER
+    if verdict.record is not None:
+        state.record(
+            verdict.record, session_id=event.session_id, intent_id=verdict.intent_id,
+            client=event.client, tool=event.tool, paths=verdict.paths or None,
+            decision="allow" if verdict.allow else "deny", reason=verdict.reason,
+        )
+    context = None
+    if verdict.allow and event.kind == PRE_TOOL and verdict.intent_id is not None:
+        context = _guidance(state, facts, session)
+    return Decision(verdict.allow, verdict.reason, verdict.intent_id, context)
+
+
+def _select(state: WorkspaceState, facts: Facts) -> Decision:
+    from paw_tui.core.handshake.selection import select_active_intent
+
+    event = facts.event
+    selection = select_active_intent(
+        state, event.session_id, event.tool_input.get("intent_id"), client=event.client
+    )
+    intent_id = selection.intent.id if selection.intent else None
+    return Decision(selection.accepted, None if selection.accepted else selection.message, intent_id)
+
+
+def _session_context(state: WorkspaceState, facts: Facts, session: sessions_store.Session | None) -> str:
+    """Every prompt layer (DESIGN §8), for SessionStart and every UserPromptSubmit."""
+    from paw_tui.core.prompt.assembly import assemble_prompt, prompt_layers
+
+    if not facts.policy.valid:
+        return assemble_prompt(prompt_layers(state, None))
+    return assemble_prompt(prompt_layers(state, session, held=facts.held or {}))
+
+
+def _guidance(state: WorkspaceState, facts: Facts, session: sessions_store.Session | None) -> str | None:
+    """Execution instructions for the tool, if it has any (DESIGN §8); never blocks."""
+    from paw_tui.core.workspace import layout
+
+    governance = facts.policy.governance
+    tool = facts.event.tool or ""
+    if not governance.tool_instructions and not any(
+        os.path.isdir(layout.at(state.root, folder)) for folder in (layout.TOOLS, layout.SHARED_TOOLS)
+    ):
+        return None  # nowhere to find any: skip importing the template machinery
+    try:
+        from paw_tui.core.prompt.exec_instructions import execution_instructions, guidance_message
+        from paw_tui.core.prompt.names import lookup_names
+
+        question = session.latest_prompt if session is not None else None
+        for name in lookup_names(tool):
+            text = execution_instructions(state.root, name, question=question,
+                                          args=facts.event.tool_input, governance=governance)
+            if text:
+                return guidance_message(tool, text)
+    except Exception:  # noqa: BLE001 - guidance is optional information
+        return None
+    return None
