@@ -10,43 +10,12 @@ from __future__ import annotations
 import sys
 
 from paw_tui import __version__
+from paw_tui.commands.registry import COMMANDS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
-
-# name -> (module, one-line help). Order is the order shown by --help.
-COMMANDS: dict[str, tuple[str, str]] = {
-    "ui": ("paw_tui.commands.ui", "open the TUI (also what plain 'paw-tui' does)"),
-    "demo": ("paw_tui.commands.demo", "open the TUI on a copy of the bundled demo workspace"),
-    "context": (
-        "paw_tui.commands.context",
-        "print the paw_get_context response for a work item and an agent",
-    ),
-    "init": (
-        "paw_tui.commands.init",
-        "create the .paw/ and .orchestration/ skeletons (never overwrites)",
-    ),
-    "intents": ("paw_tui.commands.intents", "list, show, select and set the status of intents"),
-    "check": ("paw_tui.commands.check", "would a write to PATH be allowed now, and which pattern decided"),
-    "sessions": ("paw_tui.commands.sessions", "list agent sessions or release one's intent lock"),
-    "approvals": ("paw_tui.commands.approvals", "approve or reject intent selections awaiting a human"),
-    "prompt": ("paw_tui.commands.prompt", "print the governance prompt section for a session"),
-    "toolkit": (
-        "paw_tui.commands.toolkit",
-        "print the toolkit reference or a tool's execution instructions",
-    ),
-    "handoff": ("paw_tui.commands.handoff", "build or parse Context Protocol v1 blocks"),
-    "trace": ("paw_tui.commands.trace", "tail, show, verify and export the audit ledger"),
-    "gate": (
-        "paw_tui.commands.gate",
-        "hook mode: read one agent-client event on stdin, answer allow or deny",
-    ),
-    "mcp": ("paw_tui.commands.mcp", "run the MCP stdio server"),
-    "install": ("paw_tui.commands.install", "set up the gate's hooks and the MCP server for a client"),
-    "doctor": ("paw_tui.commands.doctor", "self-test of the installation, hooks and orchestration files"),
-}
 
 DESCRIPTION = """\
 Govern what AI coding agents are told and what they may do in a repository.

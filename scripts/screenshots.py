@@ -13,7 +13,9 @@ import os
 import sys
 import tempfile
 
-from paw_tui.tui.scenes import SCENES, SIZE, build_app, prepare_demo, settle
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, REPO)
+from tests.tui.scenes import SCENES, SIZE, build_app, prepare_demo, settle  # noqa: E402
 
 
 async def shoot(scene: str, out_dir: str, base: str) -> str:
@@ -31,9 +33,11 @@ def main() -> int:
     parser.add_argument("--out", default=os.path.join(os.path.dirname(os.path.dirname(__file__)), "screenshots"))
     options = parser.parse_args()
     os.makedirs(options.out, exist_ok=True)
-    base = os.path.join(tempfile.gettempdir(), "paw-tui-screenshots")
-    for scene in SCENES:
-        print(asyncio.run(shoot(scene, options.out, base)))
+    with tempfile.TemporaryDirectory(prefix="paw-tui-screenshots-") as home:
+        # The pictures show paths under ~, the same on every machine.
+        os.environ["HOME"] = home
+        for scene in SCENES:
+            print(asyncio.run(shoot(scene, options.out, os.path.join(home, "demo"))))
     return 0
 
 

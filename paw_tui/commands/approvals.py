@@ -6,14 +6,12 @@ import argparse
 
 from paw_tui.commands.common import format_time, state_for, table
 from paw_tui.commands.output import write_json, write_out
+from paw_tui.commands.registry import add_command
 
 
 def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:  # type: ignore[type-arg]
-    parser = subparsers.add_parser(
-        "approvals", help="approve or reject intent selections awaiting a human", parents=parents,
-        description="With governance.yaml 'approval: required', an agent's selection waits here "
-        "until a human approves it (the intent becomes active) or rejects it (the intent is freed).",
-    )
+    parser = add_command(subparsers, "approvals", parents, description="With governance.yaml 'approval: required', an agent's selection waits here "
+        "until a human approves it (the intent becomes active) or rejects it (the intent is freed).")
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     listing = actions.add_parser("list", help="pending requests (--all: with decided ones)", parents=parents)
     listing.add_argument("--all", action="store_true", help="include decided and withdrawn requests")

@@ -7,15 +7,13 @@ import os
 
 from paw_tui.commands.common import require_valid_policy, state_for
 from paw_tui.commands.output import write_json, write_out
+from paw_tui.commands.registry import add_command
 
 
 def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:  # type: ignore[type-arg]
-    parser = subparsers.add_parser(
-        "check", help="would a write to PATH be allowed now, and which pattern decided", parents=parents,
-        description="Decide each PATH as the gate would for the session's active intent (or for "
+    parser = add_command(subparsers, "check", parents, description="Decide each PATH as the gate would for the session's active intent (or for "
         "--intent ID), naming the deciding pattern (index and text). Exit 0 when every path is "
-        "allowed, 2 when any is denied.",
-    )
+        "allowed, 2 when any is denied.")
     parser.add_argument("paths", nargs="+", metavar="PATH")
     who = parser.add_mutually_exclusive_group(required=True)
     who.add_argument("--session", metavar="S", help="check against this session's active intent")

@@ -7,12 +7,12 @@ from paw_tui.core.context.format import format_context
 from paw_tui.core.context.tool import get_context
 from paw_tui.core.workspace.platform import PlatformProbe, home_directory, user_instructions_dir
 from paw_tui.core.workspace.discovery import discover_roots
+from paw_tui.commands.registry import add_command
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
 
-HELP = "print the paw_get_context response for a work item and an agent"
 DESCRIPTION = """\
 Resolve the custom instructions for the agent NAME (workspace layer over user layer over the
 agent's defaults) and the work item's WorkflowContext.md, exactly as the paw_get_context
@@ -20,7 +20,7 @@ tool answers an agent. The first workspace root holding .paw/work/WORK_ID/ is us
 
 
 def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:  # type: ignore[type-arg]
-    parser = subparsers.add_parser("context", help=HELP, description=DESCRIPTION, parents=parents)
+    parser = add_command(subparsers, "context", parents, description=DESCRIPTION)
     parser.add_argument("work_id", metavar="WORK_ID", help="the work item (.paw/work/WORK_ID/)")
     parser.add_argument(
         "--agent", required=True, metavar="NAME", help='the agent\'s name, e.g. "PAW-02B Impl Planner"'

@@ -14,6 +14,7 @@ import os
 import shutil
 
 from paw_tui.commands.output import write_err, write_out
+from paw_tui.commands.registry import add_command
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -21,7 +22,6 @@ if TYPE_CHECKING:
 
     from paw_tui.demo import DemoWorkspace
 
-HELP = "open the TUI on a copy of the bundled demo workspace"
 DESCRIPTION = """\
 Copy the bundled demo workspace (a fictional billing service after one working day: intents
 in every state, instructions in both layers, two work items, an audit ledger of a few hundred
@@ -32,7 +32,7 @@ TUI_MISSING = "paw-tui demo: the TUI is not available in this installation ({rea
 
 
 def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:  # type: ignore[type-arg]
-    parser = subparsers.add_parser("demo", help=HELP, description=DESCRIPTION, parents=parents)
+    parser = add_command(subparsers, "demo", parents, description=DESCRIPTION)
     parser.add_argument(
         "--keep", action="store_true", help="keep the copy after the TUI exits and print its path"
     )

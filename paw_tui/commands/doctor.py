@@ -17,16 +17,14 @@ import tempfile
 from paw_tui.commands.common import workspace_root
 from paw_tui.commands.output import write_out
 from paw_tui.core.ledger.verify import verify as verify_ledger
+from paw_tui.commands.registry import add_command
 
 OK, WARN, FAIL = "ok", "warn", "FAIL"
 
 
 def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:  # type: ignore[type-arg]
-    parser = subparsers.add_parser(
-        "doctor", help="self-test of the installation, hooks and orchestration files", parents=parents,
-        description="Check the workspace's orchestration files, the audit ledger, the Claude Code "
-        "hooks and MCP set-up (running the hook command on a canary payload), and optional extras.",
-    )
+    parser = add_command(subparsers, "doctor", parents, description="Check the workspace's orchestration files, the audit ledger, the Claude Code "
+        "hooks and MCP set-up (running the hook command on a canary payload), and optional extras.")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(run=run)
 

@@ -4,6 +4,7 @@ this module only describes it for ``--help``."""
 from __future__ import annotations
 
 import argparse
+from paw_tui.commands.registry import add_command
 
 DESCRIPTION = """\
 Hook mode. Reads one event from an agent client on stdin and answers in that client's
@@ -21,10 +22,7 @@ the nearest workspace above the event's cwd."""
 
 
 def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:  # type: ignore[type-arg]
-    parser = subparsers.add_parser(
-        "gate", help="hook mode", description=DESCRIPTION, parents=parents,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = add_command(subparsers, "gate", parents, description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument(
         "--client", choices=["auto", "claude-code", "generic"], default="auto",
         help="the payload's protocol (default: recognised from the payload)",

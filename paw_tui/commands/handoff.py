@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from paw_tui.commands.output import write_err, write_json, write_out
+from paw_tui.commands.registry import add_command
 
 DESCRIPTION = """\
 'build' prints the <context> block a primary agent puts at the start of a sub-agent's prompt:
@@ -15,8 +16,7 @@ or stop (invalid, exit 2)."""
 
 
 def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:  # type: ignore[type-arg]
-    parser = subparsers.add_parser("handoff", help="build or parse Context Protocol v1 blocks",
-                                   description=DESCRIPTION, parents=parents)
+    parser = add_command(subparsers, "handoff", parents, description=DESCRIPTION)
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     build = actions.add_parser("build", help="print the <context> block for this workspace", parents=parents)
     build.add_argument("--story", metavar="S", help="currentWork.story (default: the session's active intent)")

@@ -7,6 +7,7 @@ import argparse
 from paw_tui.commands.common import format_time, require_valid_policy, state_for, table
 from paw_tui.commands.output import write_json, write_out
 from paw_tui.core.ledger.touched import touched_files
+from paw_tui.commands.registry import add_command
 
 DESCRIPTION = """\
 The intents of .orchestration/active_intents.yaml. 'select' performs the handshake for a
@@ -15,8 +16,7 @@ a status in place (comments and layout kept) and records it in the ledger."""
 
 
 def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:  # type: ignore[type-arg]
-    parser = subparsers.add_parser("intents", help="list, show, select and set the status of intents",
-                                   description=DESCRIPTION, parents=parents)
+    parser = add_command(subparsers, "intents", parents, description=DESCRIPTION)
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     listing = actions.add_parser("list", help="every intent with its status and holder", parents=parents)
     listing.add_argument("--json", action="store_true", help="print JSON")

@@ -7,19 +7,16 @@ import argparse
 
 from paw_tui.commands.common import state_for
 from paw_tui.commands.output import write_json, write_out
+from paw_tui.commands.registry import add_command
 
 
 def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:  # type: ignore[type-arg]
-    parser = subparsers.add_parser(
-        "prompt", help="print the governance prompt for a session; set the supervisor instruction",
-        parents=parents,
-        description="The context the gate injects on SessionStart and every UserPromptSubmit, in "
+    parser = add_command(subparsers, "prompt", parents, description="The context the gate injects on SessionStart and every UserPromptSubmit, in "
         "order: the governance section (the mandate and the selectable intents before a "
         "selection, the active intent's guidance after it), the intent context block, the tool "
         "defaults and the supervisor instruction. --supervisor TEXT sets the supervisor "
         "instruction for the session (or, without --session, for every session); "
-        "--clear-supervisor removes it. With --agent, that agent's instruction layers follow.",
-    )
+        "--clear-supervisor removes it. With --agent, that agent's instruction layers follow.")
     parser.add_argument("--session", metavar="S", help="the session id")
     parser.add_argument("--agent", metavar="NAME", help="append this agent's custom instructions")
     supervisor = parser.add_mutually_exclusive_group()

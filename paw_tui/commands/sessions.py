@@ -6,13 +6,11 @@ import argparse
 
 from paw_tui.commands.common import format_time, state_for, table
 from paw_tui.commands.output import write_json, write_out
+from paw_tui.commands.registry import add_command
 
 
 def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:  # type: ignore[type-arg]
-    parser = subparsers.add_parser(
-        "sessions", help="list agent sessions or release one's intent lock", parents=parents,
-        description="Agent sessions the gate has seen (.orchestration/sessions/) and the intents they hold.",
-    )
+    parser = add_command(subparsers, "sessions", parents, description="Agent sessions the gate has seen (.orchestration/sessions/) and the intents they hold.")
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     listing = actions.add_parser("list", help="every recorded session", parents=parents)
     listing.add_argument("--json", action="store_true", help="print JSON")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from paw_tui.commands.output import write_err, write_out
+from paw_tui.commands.registry import add_command
 
 DESCRIPTION = """\
 'reference' renders tool definitions (MCP, OpenAI function or Anthropic form, or an MCP
@@ -15,8 +16,7 @@ substituted. It prints nothing when the tool has no instructions file."""
 
 
 def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:  # type: ignore[type-arg]
-    parser = subparsers.add_parser("toolkit", help="print the toolkit reference or a tool's execution instructions",
-                                   description=DESCRIPTION, parents=parents)
+    parser = add_command(subparsers, "toolkit", parents, description=DESCRIPTION)
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     reference = actions.add_parser("reference", help="the AVAILABLE TOOLS reference for tool definitions",
                                    parents=parents)

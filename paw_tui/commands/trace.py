@@ -7,6 +7,7 @@ from paw_tui.commands.output import write_json, write_out
 from paw_tui.core.support import fastjson as json
 from paw_tui.core.ledger.verify import verify as verify_ledger
 from paw_tui.core.ledger.export import export_agent_trace
+from paw_tui.commands.registry import add_command
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -14,12 +15,9 @@ if TYPE_CHECKING:
 
 
 def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:  # type: ignore[type-arg]
-    parser = subparsers.add_parser(
-        "trace", help="tail, show, verify and export the audit ledger", parents=parents,
-        description="The hash-chained audit ledger .orchestration/agent_trace.jsonl. Readers never "
+    parser = add_command(subparsers, "trace", parents, description="The hash-chained audit ledger .orchestration/agent_trace.jsonl. Readers never "
         "load the whole file to show its end; 'verify' checks every line's chain link and seq and "
-        "compares the end with the head kept outside the workspace (exit 2 when anything is wrong).",
-    )
+        "compares the end with the head kept outside the workspace (exit 2 when anything is wrong).")
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     tail = actions.add_parser("tail", help="the newest records", parents=parents)
     tail.add_argument("-n", "--lines", type=int, default=20, metavar="N", help="how many (default 20)")

@@ -6,6 +6,10 @@ from functools import partial
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+
 ENTRIES: tuple[tuple[str, str, str], ...] = (
     ("intent: Approve", "review the pending intent selections", "review_approvals"),
     ("intent: Set status", "change the highlighted intent's status", "change_status"),
@@ -23,13 +27,22 @@ ENTRIES: tuple[tuple[str, str, str], ...] = (
 
 
 class PawCommands(Provider):
+    """The main screen's actions, whatever is on top of it (the palette, a modal)."""
+
+    def _run(self, action: str) -> Callable[[], Awaitable[None]]:
+        from paw_tui.tui.app import PawApp
+
+        app = self.app
+        target = app.main if isinstance(app, PawApp) else app
+        return partial(target.run_action, action)
+
     async def discover(self) -> Hits:
         for title, help_text, action in ENTRIES:
-            yield DiscoveryHit(title, partial(self.app.run_action, action), help=help_text)
+            yield DiscoveryHit(title, self._run(action), help=help_text)
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
         for title, help_text, action in ENTRIES:
             score = matcher.match(title)
             if score > 0:
-                yield Hit(score, matcher.highlight(title), partial(self.app.run_action, action), help=help_text)
+                yield Hit(score, matcher.highlight(title), self._run(action), help=help_text)

@@ -1,4 +1,4 @@
-"""App-wide messages: results of background workers, and what one pane tells the others."""
+"""What the workspace watcher and the panes tell the main screen."""
 
 from __future__ import annotations
 
@@ -6,16 +6,38 @@ from dataclasses import dataclass
 
 from textual.message import Message
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from paw_tui.core.ledger.line_index import Update
+    from paw_tui.core.policy.compiled import Policy
+    from paw_tui.tui.controllers.approvals import PendingApproval
+
+
+@dataclass
+class LedgerGrew(Message):
+    """The ledger changed on disk: lines appended, or the file truncated or replaced."""
+
+    update: Update
+
+
+@dataclass
+class IntentsChanged(Message):
+    """The intents, governance or sessions changed: the policy as now loaded, and which
+    intent each live session holds."""
+
+    policy: Policy
+    held: dict[str, str]
+
+
+@dataclass
+class ApprovalsChanged(Message):
+    """The pending approval requests now, in arrival order."""
+
+    pending: list[PendingApproval]
+
 
 @dataclass
 class IntentHighlighted(Message):
     """The intents pane moved its cursor to ``intent_id`` (None: no intents)."""
 
     intent_id: str | None
-
-
-@dataclass
-class StateChanged(Message):
-    """Something a human did changed the orchestration state: panes reload."""
-
-    reason: str = ""

@@ -198,7 +198,7 @@ async def test_trace_filters(workspace: Path, user_dir: str) -> None:
         view = app.query_one(TraceView)
         all_records = ledger_lines(workspace)
         await until(pilot, lambda: view.row_count == len(all_records))
-        await app.run_action("trace_denials")
+        await app.main.run_action("trace_denials")
         denials = [r for r in all_records if r.get("decision") == "deny"]
         await until(pilot, lambda: view.rows is not None and view.row_count == len(denials))
         assert all(r is not None and r["decision"] == "deny" for r in trace_rows(app))
@@ -210,7 +210,7 @@ async def test_trace_filters(workspace: Path, user_dir: str) -> None:
         assert write(workspace, "s1", "src/auth/b.py") == 0
         assert write(workspace, "s1", "elsewhere.txt") == 2
         await until(pilot, lambda: view.row_count == len(expected) + 1)
-        await app.run_action("trace_clear")
+        await app.main.run_action("trace_clear")
         await until(pilot, lambda: view.rows is None and view.row_count == len(ledger_lines(workspace)))
 
 
@@ -357,6 +357,19 @@ async def test_tab_moves_between_panes_and_q_quits(workspace: Path, user_dir: st
     assert not app.is_running
 
 
+async def run_from_palette(app: PawApp, pilot, title: str) -> None:  # type: ignore[no-untyped-def]
+    """Open the command palette, type the entry's title, and run the highlighted hit."""
+    from textual.command import CommandPalette
+
+    await pilot.press("ctrl+p")
+    await until(pilot, lambda: isinstance(app.screen, CommandPalette))
+    await pilot.press(*title)
+    palette = app.screen
+    await until(pilot, lambda: palette.query("CommandList") and palette.query_one("CommandList").option_count > 0)
+    await pilot.press("enter")
+    await until(pilot, lambda: not isinstance(app.screen, CommandPalette))
+
+
 @pytest.mark.anyio
 async def test_palette_commands_run_their_actions(workspace: Path, user_dir: str) -> None:
     from paw_tui.tui.commands import ENTRIES
@@ -367,13 +380,12 @@ async def test_palette_commands_run_their_actions(workspace: Path, user_dir: str
     async with app.run_test(size=SIZE) as pilot:
         pane = app.query_one(TracePane)
         await until(pilot, lambda: len(pane.index) > 0)
-        action = dict((t, a) for t, _, a in ENTRIES)["trace: Toggle tail"]
-        await app.run_action(action)
-        assert not pane.view.following
-        await app.run_action(action)
-        assert pane.view.following
-        await app.run_action(dict((t, a) for t, _, a in ENTRIES)["intent: Filter trace"])
-        assert pane.filter == {"intent_id": "INT-001"}
+        await run_from_palette(app, pilot, "trace: Toggle tail")
+        await until(pilot, lambda: not pane.view.following)
+        await run_from_palette(app, pilot, "trace: Toggle tail")
+        await until(pilot, lambda: pane.view.following)
+        await run_from_palette(app, pilot, "intent: Filter trace")
+        await until(pilot, lambda: pane.filter == {"intent_id": "INT-001"})
 
 
 @pytest.mark.anyio

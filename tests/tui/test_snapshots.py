@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import pytest
 
-from paw_tui.tui.scenes import SIZE, build_app, prepare_demo, settle
-
-# A fixed location keeps the paths shown on screen identical from run to run.
-BASE = "/tmp/paw-tui-snapshots"
+from .scenes import SIZE, build_app, prepare_demo, settle
 
 
-def _scene_app(scene: str, monkeypatch):  # type: ignore[no-untyped-def]
+def _scene_app(scene: str, monkeypatch, tmp_path):  # type: ignore[no-untyped-def]
     for name in ("PAW_USER_HOME", "PAW_STATE_DIR", "PAW_WORKSPACE_PATH", "CLAUDE_PROJECT_DIR"):
         monkeypatch.delenv(name, raising=False)
-    demo = prepare_demo(BASE)
+    # Paths on screen are shown under ~: with HOME at this test's directory they read the
+    # same on every run and machine.
+    monkeypatch.setenv("HOME", str(tmp_path))
+    demo = prepare_demo(str(tmp_path / "demo"))
     for name, value in demo.environ().items():
         if value is None:
             monkeypatch.delenv(name, raising=False)
@@ -28,12 +28,12 @@ def _scene_app(scene: str, monkeypatch):  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize("scene", ["main", "approval", "trace-denials"])
-def test_key_screens(scene: str, snap_compare, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    app, run_before = _scene_app(scene, monkeypatch)
+def test_key_screens(scene: str, snap_compare, monkeypatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    app, run_before = _scene_app(scene, monkeypatch, tmp_path)
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
 @pytest.mark.parametrize("scene", ["main"])
-def test_main_screen_at_80x24(scene: str, snap_compare, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    app, run_before = _scene_app(scene, monkeypatch)
+def test_main_screen_at_80x24(scene: str, snap_compare, monkeypatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    app, run_before = _scene_app(scene, monkeypatch, tmp_path)
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)

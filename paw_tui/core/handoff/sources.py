@@ -14,6 +14,7 @@ import re
 
 from paw_tui.core.errors import ValidationError
 from paw_tui.core.support.json_types import json_type_name
+from paw_tui.core.context.tokens import estimate_tokens
 
 PROJECT_JSON = "docs/project.json"
 CONVENTIONS_MD = "docs/CONVENTIONS.md"
@@ -25,7 +26,7 @@ _WORK_ID = re.compile(r"[a-z0-9-]+")
 
 def count_tokens(text: str) -> int:
     """Tokens as the protocol counts them: ceil(characters / 4)."""
-    return (len(text) + 3) // 4
+    return estimate_tokens(text)
 
 
 def read_optional_text(path: str, shown: str) -> str | None:

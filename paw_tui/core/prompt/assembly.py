@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+from paw_tui.core.context.tokens import estimate_tokens
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from paw_tui.core.handshake.sessions import Session
@@ -29,7 +31,7 @@ class PromptLayer:
 
     def to_dict(self) -> dict[str, object]:
         return {"name": self.name, "source": self.source, "text": self.text, "chars": len(self.text),
-                "tokens": (len(self.text) + 3) // 4}
+                "tokens": estimate_tokens(self.text)}
 
 
 def prompt_layers(state: WorkspaceState, session: Session | None, *, held: dict[str, str] | None = None) -> list[PromptLayer]:

@@ -44,10 +44,6 @@ class WorkspaceState:
             self._policy = load_policy(self.root)
         return self._policy
 
-    def reload_policy(self) -> Policy:
-        self._policy = load_policy(self.root)
-        return self._policy
-
     @property
     def ledger(self) -> Ledger:
         if self._ledger is None:

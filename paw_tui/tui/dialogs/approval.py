@@ -35,7 +35,7 @@ class ApprovalModal(ModalScreen[bool | None]):
             yield Label(TITLE, id="approval-title")
             yield Static(
                 f"Session [b]{escape(self.session_id)}[/b] asks to work on "
-                f"[b]{escape(self.intent_id)}[/b] {escape(self.intent_name)}\n[dim]request {escape(self.request_id)}[/]",
+                f"[b]{escape(self.intent_id)}[/b] {escape(self.intent_name)}\n[$text-muted]request {escape(self.request_id)}[/]",
                 id="approval-summary",
             )
             with VerticalScroll(id="approval-context"):

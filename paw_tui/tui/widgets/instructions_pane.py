@@ -3,7 +3,6 @@ status that says which one wins, and the exact text ``paw_get_context`` answers.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
 from rich.markup import escape
@@ -13,81 +12,23 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import DataTable, Input, Select, Static
 
-from paw_tui.core.support.textfile import EMPTY_FILE, FileStatus
-
-STATUS_STYLE = {"WINS": "bold green", "SHADOWED": "yellow", "EMPTY": "dim", "ERROR": "bold red", "MISSING": "dim"}
-
-
-def layer_status(status: FileStatus, shadowed: bool) -> str:
-    """WINS, SHADOWED, EMPTY, ERROR or MISSING for one custom-instruction layer."""
-    if not status.exists:
-        return "MISSING"
-    if status.error == EMPTY_FILE:
-        return "EMPTY"
-    if status.error:
-        return "ERROR"
-    return "SHADOWED" if shadowed else "WINS"
-
-
-def approx_tokens(text: str) -> int:
-    return (len(text) + 3) // 4
-
-
-@dataclass
-class LayerRow:
-    layer: str
-    status: str
-    size: str
-    tokens: str
-    path: str
-
-
-def resolve_layers(root: str, agent: str, work_id: str | None, user_dir: str | None) -> tuple[list[LayerRow], str]:
-    """The rows of the layer table and the context text (the exact tool output, or why not)."""
-    from paw_tui.core.context.format import format_context
-    from paw_tui.core.context.tool import get_context, instruction_layers
-    from paw_tui.core.errors import PawError
-
-    try:
-        if work_id:
-            result = get_context(work_id, agent, roots=[root], user_instructions_dir=user_dir)
-        else:
-            result = instruction_layers(agent, root=root, user_instructions_dir=user_dir)
-    except PawError as exc:
-        return [], f"{exc}"
-    workspace, user = result.workspace_instructions, result.user_instructions
-    rows = []
-    for label, status, shadowed in (
-        ("workspace", workspace, False),
-        ("user", user, bool(workspace.content)),
-    ):
-        size = "-"
-        if status.exists:
-            try:
-                size = f"{os.path.getsize(status.path):,} B"
-            except OSError:
-                size = "?"
-        tokens = f"~{approx_tokens(status.content):,}" if status.content else "-"
-        rows.append(LayerRow(label, layer_status(status, shadowed), size, tokens, status.path))
-    custom = bool(workspace.content or user.content)
-    rows.append(LayerRow("agent defaults", "SHADOWED" if custom else "WINS", "-", "-", "(the agent's own prompt)"))
-    text = format_context(result) if work_id else "(pick a work item to see the full paw_get_context text)"
-    return rows, text
-
-
-def list_work_items(root: str) -> list[str]:
-    try:
-        return sorted(e.name for e in os.scandir(os.path.join(root, ".paw", "work")) if e.is_dir())
-    except OSError:
-        return []
-
+from paw_tui.core.context.layers import Layer, resolve_layers, work_items
+from paw_tui.tui.display import shorten_home
 
 class InstructionsPane(Vertical):
+    COMPONENT_CLASSES = {"layer--wins", "layer--shadowed", "layer--empty", "layer--error", "layer--missing"}
+    DEFAULT_CSS = """
+    InstructionsPane > .layer--wins { color: $success; text-style: bold; }
+    InstructionsPane > .layer--shadowed { color: $warning; }
+    InstructionsPane > .layer--empty { color: $text-muted; }
+    InstructionsPane > .layer--error { color: $error; text-style: bold; }
+    InstructionsPane > .layer--missing { color: $text-muted; }
+    """
     @dataclass
     class Resolved(Message):
         agent: str
         work_id: str | None
-        rows: list[LayerRow]
+        rows: list[Layer]
         text: str
 
     @dataclass
@@ -125,7 +66,7 @@ class InstructionsPane(Vertical):
 
         agents = sorted(set(agents_in(workspace_instructions_dir(self.root))) | set(agents_in(self.user_dir)),
                         key=str.casefold)
-        self.post_message(self.Discovered(agents, list_work_items(self.root)))
+        self.post_message(self.Discovered(agents, work_items(self.root)))
 
     @on(Discovered)
     def _discovered(self, message: Discovered) -> None:
@@ -174,7 +115,9 @@ class InstructionsPane(Vertical):
         table = self.query_one("#layers-table", DataTable)
         table.clear()
         for row in message.rows:
-            table.add_row(row.layer, Text(row.status, style=STATUS_STYLE.get(row.status, "")), row.size,
-                          row.tokens, row.path)
+            status = Text(row.status, style=self.get_component_rich_style(f"layer--{row.status.lower()}"))
+            size = "-" if row.size is None else f"{row.size:,} B"
+            tokens = "-" if row.tokens is None else f"~{row.tokens:,}"
+            table.add_row(row.name, status, size, tokens, shorten_home(row.path))
         self.query_one("#context-text", Static).update(message.text)
         self.border_subtitle = escape(message.agent)

@@ -2,61 +2,36 @@
 
 from __future__ import annotations
 
-import os
-from dataclasses import dataclass
-
-from textual import on, work
+from rich.markup import escape
+from rich.style import Style
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.message import Message
 from textual.widgets import DataTable, Input, Static
 
-from paw_tui.core.policy.compiled import Policy, load_policy
+from paw_tui.core.policy.compiled import Policy
 from paw_tui.tui.messages import IntentHighlighted
 from paw_tui.tui.widgets.vim_table import VimDataTable
 
-STATUS_STYLES = {
-    "IN_PROGRESS": "bold green",
-    "PENDING": "yellow",
-    "BLOCKED": "bold red",
-    "COMPLETED": "dim",
-    "ABANDONED": "dim strike",
-}
-REFRESH_SECONDS = 1.0
-
-
-def _signature(root: str) -> tuple[object, ...]:
-    """Changes whenever the intents, governance or sessions on disk change."""
-    parts: list[object] = []
-    for name in ("active_intents.yaml", "governance.yaml"):
-        try:
-            info = os.stat(os.path.join(root, ".orchestration", name))
-            parts.append((info.st_mtime_ns, info.st_size, info.st_ino))
-        except OSError:
-            parts.append(None)
-    sessions = os.path.join(root, ".orchestration", "sessions")
-    try:
-        parts.append(tuple(sorted((e.name, e.stat().st_mtime_ns) for e in os.scandir(sessions))))
-    except OSError:
-        parts.append(None)
-    return tuple(parts)
-
-
 class IntentsPane(Vertical):
+    COMPONENT_CLASSES = {"status--in-progress", "status--pending", "status--blocked", "status--completed",
+                         "status--abandoned"}
+    DEFAULT_CSS = """
+    IntentsPane > .status--in-progress { color: $success; text-style: bold; }
+    IntentsPane > .status--pending { color: $warning; }
+    IntentsPane > .status--blocked { color: $error; text-style: bold; }
+    IntentsPane > .status--completed { color: $text-muted; }
+    IntentsPane > .status--abandoned { color: $text-muted; text-style: strike; }
+    #intent-problems { color: $error; }
+    """
     BINDINGS = [
         Binding("s", "change_status", "Set status", id="intents.status"),
         Binding("slash", "focus_filter", "Filter", show=False),
     ]
 
-    @dataclass
-    class Loaded(Message):
-        policy: Policy
-        held: dict[str, str]
-
-    def __init__(self, root: str, *, id: str | None = None) -> None:
+    def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.root = root
         self.policy: Policy | None = None
         self.held: dict[str, str] = {}
         self.filter_text = ""
@@ -75,46 +50,16 @@ class IntentsPane(Vertical):
         table.add_column("STATUS", key="status")
         table.add_column("NAME", key="name")
         table.add_column("HELD BY", key="held")
-        self.reload()
-        self.watch_files()
 
-    @work(thread=True, exclusive=True, group="intents-load", exit_on_error=False)
-    def reload(self) -> None:
-        from paw_tui.core.handshake.sessions import held_intents
-
-        policy = load_policy(self.root)
-        import time
-
-        held = held_intents(self.root, time.time(), policy.governance.session_ttl) if policy.valid else {}
-        self.post_message(self.Loaded(policy, held))
-
-    @work(thread=True, exclusive=True, group="intents-watch", exit_on_error=False)
-    def watch_files(self) -> None:
-        import time
-
-        from textual.worker import get_current_worker
-
-        worker = get_current_worker()
-        last = _signature(self.root)
-        while not worker.is_cancelled:
-            for _ in range(int(REFRESH_SECONDS / 0.1)):
-                if worker.is_cancelled:
-                    return
-                time.sleep(0.1)  # short naps: the app's exit does not wait a whole interval
-            now = _signature(self.root)
-            if now != last:
-                last = now
-                self.app.call_from_thread(self.reload)
-
-    @on(Loaded)
-    def _loaded(self, message: Loaded) -> None:
-        self.policy = message.policy
-        self.held = message.held
+    def show(self, policy: Policy, held: dict[str, str]) -> None:
+        """The intents as now on disk, and which session holds each (from the watcher)."""
+        self.policy = policy
+        self.held = held
         problems = self.query_one("#intent-problems", Static)
-        if not message.policy.valid:
-            problems.update("[b red]" + (message.policy.unavailable_reason or "") + "[/]")
+        if not policy.valid:
+            problems.update(escape(policy.unavailable_reason or ""))
             problems.display = True
-        elif not message.policy.intents:
+        elif not policy.intents:
             problems.update("No intents: add them to .orchestration/active_intents.yaml.")
             problems.display = True
         else:
@@ -141,7 +86,7 @@ class IntentsPane(Vertical):
             holder = self.held.get(intent.id, "-")
             table.add_row(
                 intent.id,
-                Text(intent.status, style=STATUS_STYLES.get(intent.status, "")),
+                Text(intent.status, style=self._status_style(intent.status)),
                 intent.name if len(intent.name) <= 40 else intent.name[:39] + "…",
                 holder if len(holder) <= 14 else holder[:13] + "…",
                 key=intent.id,
@@ -153,6 +98,9 @@ class IntentsPane(Vertical):
             self._highlight(ids[row])
         else:
             self._highlight(None)
+
+    def _status_style(self, status: str) -> Style:
+        return self.get_component_rich_style(f"status--{status.lower().replace('_', '-')}")
 
     def _highlight(self, intent_id: str | None) -> None:
         if intent_id != self.highlighted or intent_id is None:
@@ -177,4 +125,4 @@ class IntentsPane(Vertical):
         self.query_one("#intent-filter", Input).focus()
 
     async def action_change_status(self) -> None:
-        await self.app.run_action("change_status")  # the app owns the dialogs
+        await self.screen.run_action("change_status")  # the screen owns the dialogs

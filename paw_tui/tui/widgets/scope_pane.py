@@ -76,8 +76,8 @@ class ScopePane(Vertical):
         for entry in self.touched[:50]:
             digest = str(entry.get("content_hash") or "").split(":")[-1][:10]
             changed = entry.get("changed")
-            flag = " [yellow](changed since)[/]" if changed else ""
-            lines.append(f"  {escape(str(entry.get('path')))}  [dim]{digest}[/]{flag}")
+            flag = " [$warning](changed since)[/]" if changed else ""
+            lines.append(f"  {escape(str(entry.get('path')))}  [$text-muted]{digest}[/]{flag}")
         widget.update("\n".join(lines))
 
     @work(thread=True, exclusive=True, group="scope-touched", exit_on_error=False)
@@ -110,11 +110,11 @@ class ScopePane(Vertical):
         try:
             verdict = self.policy.checker(intent).check(path, cwd=self.root)  # type: ignore[union-attr]
         except ValueError as exc:
-            result.update(f"[red]{escape(str(exc))}[/]")
+            result.update(f"[$error]{escape(str(exc))}[/]")
             return
         rule = f"#{verdict.index} '{verdict.pattern}'" if verdict.index is not None else (
             f"'{verdict.pattern}'" if verdict.pattern else "no pattern")
         if verdict.allowed:
-            result.update(f"[b green]allow[/] {escape(verdict.path)} — {escape(rule)}")
+            result.update(f"[b $success]allow[/] {escape(verdict.path)} — {escape(rule)}")
         else:
-            result.update(f"[b red]deny[/] {escape(verdict.path)} — {verdict.kind}, {escape(rule)}")
+            result.update(f"[b $error]deny[/] {escape(verdict.path)} — {verdict.kind}, {escape(rule)}")

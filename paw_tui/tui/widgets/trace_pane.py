@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import threading
-import time
 from array import array
 from dataclasses import dataclass
 
@@ -18,7 +17,6 @@ from textual.worker import Worker
 
 from paw_tui.core.ledger.line_index import APPENDED, MISSING, RESET, Snapshot, TraceIndex, Update, scan_head, scan_tail
 from paw_tui.tui.widgets.trace_view import TraceView
-from paw_tui.core.workspace import layout
 
 FIELDS = {"intent": "intent_id", "session": "session_id", "decision": "decision", "event": "event", "tool": "tool"}
 POLL_SECONDS = 0.1
@@ -53,10 +51,6 @@ class TracePane(Vertical):
         generation: int
 
     @dataclass
-    class Polled(Message):
-        update: Update
-
-    @dataclass
     class Filtered(Message):
         rows: array[int] | None
         text: str
@@ -68,18 +62,18 @@ class TracePane(Vertical):
         text: str
         ok: bool
 
-    def __init__(self, root: str, *, id: str | None = None) -> None:
+    def __init__(self, root: str, index: TraceIndex, ready: threading.Event, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.root = root
-        self.index = TraceIndex(layout.at(root, layout.LEDGER))
+        self.index = index
         self.filter: dict[str, str] = {}
         self.filter_text = ""
         self.new_count = 0
         self.chain = "verifying…"
         self.chain_ok = True
-        # Set once a scan has been adopted: until then the follower would read the whole file
+        # Set once a scan has been adopted: until then the watcher would read the whole file
         # as "appended" lines, so it waits.
-        self.ready = threading.Event()
+        self.ready = ready
         self.border_title = "Trace"
 
     def compose(self) -> ComposeResult:
@@ -93,7 +87,6 @@ class TracePane(Vertical):
 
     def on_mount(self) -> None:
         self.load()
-        self.follow()
         self.verify()
         self.update_status()
 
@@ -116,17 +109,6 @@ class TracePane(Vertical):
             return get_current_worker()
         except Exception:  # noqa: BLE001 - not in a worker
             return None
-
-    @work(thread=True, exclusive=True, group="trace-follow", exit_on_error=False)
-    def follow(self) -> None:
-        worker = self._current_worker()
-        while worker is None or not worker.is_cancelled:
-            if not self.ready.wait(POLL_SECONDS):
-                continue
-            update = self.index.poll()
-            if update.kind in (APPENDED, RESET, MISSING):
-                self.post_message(self.Polled(update))
-            time.sleep(POLL_SECONDS)
 
     @work(thread=True, exclusive=True, group="trace-verify", exit_on_error=False)
     def verify(self) -> None:
@@ -180,9 +162,8 @@ class TracePane(Vertical):
             self.view.data_changed(keep_position=False)
         self.update_status()
 
-    @on(Polled)
-    def _polled(self, message: Polled) -> None:
-        update = message.update
+    def apply_update(self, update: Update) -> None:
+        """Lines appended, or the file truncated or replaced (from the workspace watcher)."""
         if update.kind in (RESET, MISSING):
             self.ready.clear()
             self.index.apply(update)

@@ -10,7 +10,6 @@ from array import array
 from dataclasses import dataclass
 
 from rich.segment import Segment
-from rich.style import Style
 from textual.binding import Binding
 from textual.geometry import Size
 from textual.message import Message
@@ -20,12 +19,7 @@ from textual.strip import Strip
 
 from paw_tui.core.ledger.line_index import TraceIndex
 
-DECISION_STYLES = {
-    "allow": Style(color="green"),
-    "deny": Style(color="red", bold=True),
-    "pending": Style(color="yellow"),
-}
-DIM = Style(dim=True)
+DECISIONS = ("allow", "deny", "pending", "breach")
 WIDTH = 400  # virtual width; lines are cropped to the view
 
 
@@ -70,8 +64,18 @@ class TraceView(ScrollView, can_focus=True):
         Binding("enter", "open", "Detail", id="trace.detail"),
     ]
 
+    COMPONENT_CLASSES = {
+        "trace-view--allow", "trace-view--deny", "trace-view--pending", "trace-view--breach",
+        "trace-view--other", "trace-view--cursor",
+    }
     DEFAULT_CSS = """
     TraceView { height: 1fr; }
+    TraceView > .trace-view--allow { color: $success; }
+    TraceView > .trace-view--deny { color: $error; text-style: bold; }
+    TraceView > .trace-view--pending { color: $warning; }
+    TraceView > .trace-view--breach { color: $text-error; background: $error-muted; text-style: bold; }
+    TraceView > .trace-view--other { color: $text-muted; }
+    TraceView > .trace-view--cursor { text-style: reverse; }
     """
 
     cursor = reactive(-1, init=False)
@@ -153,9 +157,10 @@ class TraceView(ScrollView, can_focus=True):
         except IndexError:
             return Strip.blank(width, base)
         text, decision = format_line(record)
-        style = base + DECISION_STYLES.get(decision or "", DIM)
+        kind = decision if decision in DECISIONS else "other"
+        style = base + self.get_component_rich_style(f"trace-view--{kind}")
         if row == self.cursor:
-            style = style + Style(reverse=True)
+            style = style + self.get_component_rich_style("trace-view--cursor")
         strip = Strip([Segment(text, style)]).crop_extend(scroll_x, scroll_x + width, style if row == self.cursor else base)
         return strip.apply_offsets(scroll_x, row)
 

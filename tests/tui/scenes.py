@@ -1,5 +1,5 @@
-"""Reproducible scenes of the real app on the demo workspace, for the README screenshots
-(``scripts/screenshots.py``) and the snapshot tests. Each scene is the app plus the steps
+"""Reproducible scenes of the real app on the demo workspace, for the snapshot tests and the
+README screenshots (``scripts/screenshots.py`` imports this module). Each scene is the app plus the steps
 that bring it to the state shown; nothing is drawn by hand."""
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ async def settle(pilot: Pilot[None], scene: str) -> None:
             ready = ready and isinstance(app.screen, ApprovalModal) and bool(app.screen.query("#approval-buttons"))
         if scene == "trace-denials" and ready:
             if "match" not in status:
-                await app.run_action("trace_denials")
+                await app.main.run_action("trace_denials")
                 app.query_one(TraceView).focus()
                 continue
         if ready:
