@@ -26,7 +26,8 @@ def ensure_bench_venv(extras: str = "") -> str:
     target = REPO + (f"[{extras}]" if extras else "")
     subprocess.run([python, "-m", "pip", "install", "--quiet", target], check=True)
     subprocess.run(
-        [python, "-m", "pip", "install", "--quiet", "--force-reinstall", "--no-deps", REPO], check=True
+        [python, "-m", "pip", "install", "--quiet", "--force-reinstall", "--no-deps", REPO],
+        check=True,
     )
     return python
 
@@ -85,5 +86,7 @@ def clean_env(**extra: str) -> dict[str, str]:
 def report(label: str, value_ms: float, base_ms: float, budget: float) -> bool:
     ratio = value_ms / base_ms
     verdict = "OK" if ratio <= budget else "OVER"
-    print(f"{label:<44} median {value_ms:7.1f} ms   {ratio:5.2f}x python -c pass  (budget {budget:.1f}x: {verdict})")
+    print(
+        f"{label:<44} median {value_ms:7.1f} ms   {ratio:5.2f}x python -c pass  (budget {budget:.1f}x: {verdict})"
+    )
     return ratio <= budget

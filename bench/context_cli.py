@@ -16,7 +16,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _harness import clean_env, interleaved, pick_python, report  # noqa: E402
+from _harness import clean_env, interleaved, pick_python, report
 
 BUDGET = 3.0
 
@@ -29,7 +29,10 @@ def make_workspace(base: str) -> tuple[str, str]:
     os.makedirs(os.path.join(root, ".paw", "instructions"))
     os.makedirs(os.path.join(home, ".paw", "instructions"))
     body = "# Rules\n" + "".join(f"- rule {i}: keep the API stable\n" for i in range(60))
-    for layer in (os.path.join(root, ".paw", "instructions"), os.path.join(home, ".paw", "instructions")):
+    for layer in (
+        os.path.join(root, ".paw", "instructions"),
+        os.path.join(home, ".paw", "instructions"),
+    ):
         with open(os.path.join(layer, "PAW-02B Impl Planner-instructions.md"), "w") as handle:
             handle.write(body)
     with open(os.path.join(root, ".paw", "work", "auth-system", "WorkflowContext.md"), "w") as h:
@@ -40,8 +43,11 @@ def make_workspace(base: str) -> tuple[str, str]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=40)
-    parser.add_argument("--use-current-env", action="store_true",
-                        help="measure the paw-tui of this interpreter instead of build/bench-venv")
+    parser.add_argument(
+        "--use-current-env",
+        action="store_true",
+        help="measure the paw-tui of this interpreter instead of build/bench-venv",
+    )
     options = parser.parse_args()
     python, script = pick_python(options.use_current_env)
     with tempfile.TemporaryDirectory() as base:

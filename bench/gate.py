@@ -20,17 +20,23 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _harness import clean_env, interleaved, pick_python, report  # noqa: E402
+from _harness import clean_env, interleaved, pick_python, report
 
 BUDGET = 2.5
 
 
 def payload(root: str, session: str, tool: str, tool_input: dict[str, object]) -> bytes:
-    return json.dumps({
-        "session_id": session, "transcript_path": "/dev/null", "cwd": root,
-        "hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": tool_input,
-        "tool_use_id": "toolu_bench",
-    }).encode()
+    return json.dumps(
+        {
+            "session_id": session,
+            "transcript_path": "/dev/null",
+            "cwd": root,
+            "hook_event_name": "PreToolUse",
+            "tool_name": tool,
+            "tool_input": tool_input,
+            "tool_use_id": "toolu_bench",
+        }
+    ).encode()
 
 
 def main() -> int:
@@ -42,31 +48,61 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as base:
         root = os.path.join(base, "ws")
         os.makedirs(os.path.join(root, ".git"))
-        env = clean_env(PAW_STATE_DIR=os.path.join(base, "state"), PAW_USER_HOME=os.path.join(base, "home"))
+        env = clean_env(
+            PAW_STATE_DIR=os.path.join(base, "state"), PAW_USER_HOME=os.path.join(base, "home")
+        )
         subprocess.run([script, "init"], cwd=root, env=env, check=True, capture_output=True)
         select = payload(root, "bench", "mcp__paw__select_active_intent", {"intent_id": "INT-001"})
-        subprocess.run([script, "gate"], cwd=root, env=env, input=select, check=True, capture_output=True)
-        write = payload(root, "bench", "Write", {"file_path": os.path.join(root, "src", "app.py"), "content": "x = 1\n"})
+        subprocess.run(
+            [script, "gate"], cwd=root, env=env, input=select, check=True, capture_output=True
+        )
+        write = payload(
+            root,
+            "bench",
+            "Write",
+            {"file_path": os.path.join(root, "src", "app.py"), "content": "x = 1\n"},
+        )
         cases = [
             ("gate: Write allowed", write, 0),
-            ("gate: Write before selection", payload(root, "other", "Write", {"file_path": os.path.join(root, "src", "b.py"), "content": ""}), 2),
-            ("gate: Read (read-only)", payload(root, "bench", "Read", {"file_path": os.path.join(root, "README.md")}), 0),
+            (
+                "gate: Write before selection",
+                payload(
+                    root,
+                    "other",
+                    "Write",
+                    {"file_path": os.path.join(root, "src", "b.py"), "content": ""},
+                ),
+                2,
+            ),
+            (
+                "gate: Read (read-only)",
+                payload(root, "bench", "Read", {"file_path": os.path.join(root, "README.md")}),
+                0,
+            ),
         ]
         hook = [python, "-c", "from paw_tui.gate.main import run; run()", "--client", "claude-code"]
         results = {}
         for label, body, code in cases:
             medians = interleaved(
                 {"baseline": [python, "-c", "pass"], "hook": hook, "script": [script, "gate"]},
-                options.runs, cwd=root, env=env, stdin=body, expect={"hook": code, "script": code},
+                options.runs,
+                cwd=root,
+                env=env,
+                stdin=body,
+                expect={"hook": code, "script": code},
             )
             base = medians["baseline"] * 1000
             results[label + " (hook command)"] = (medians["hook"] * 1000, base)
             results[label + " (paw-tui gate)"] = (medians["script"] * 1000, base)
-        records = sum(1 for _ in open(os.path.join(root, ".orchestration", "agent_trace.jsonl"), "rb"))
+        records = sum(
+            1 for _ in open(os.path.join(root, ".orchestration", "agent_trace.jsonl"), "rb")
+        )
     ok = True
     for label, (gate_ms, base_ms) in results.items():
         if label.endswith("(hook command)"):
-            print(f"{'python -c pass':<44} median {base_ms:7.1f} ms   ({options.runs} runs, interleaved)")
+            print(
+                f"{'python -c pass':<44} median {base_ms:7.1f} ms   ({options.runs} runs, interleaved)"
+            )
         within = report(label, gate_ms, base_ms, BUDGET)
         if label.endswith("(hook command)"):  # the budget is for what the hook runs
             ok = within and ok

@@ -29,11 +29,11 @@ import time
 
 BENCH = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [os.path.dirname(BENCH), BENCH]  # this checkout, whatever is installed
-from _harness import clean_env, interleaved, pick_python  # noqa: E402
+from _harness import clean_env, interleaved, pick_python
 
-from paw_tui.core.ledger.io import EMPTY_HASH  # noqa: E402
-from paw_tui.core.ledger.store import Ledger  # noqa: E402
-from paw_tui.core.ledger.verify import verify as verify_ledger  # noqa: E402
+from paw_tui.core.ledger.io import EMPTY_HASH
+from paw_tui.core.ledger.store import Ledger
+from paw_tui.core.ledger.verify import verify as verify_ledger
 
 TAIL_BUDGET_MS = 50.0
 VERIFY_BUDGET = 100_000
@@ -194,7 +194,8 @@ def _select(small: Ledger, big: Ledger, failures: list[str]) -> None:
     for name, ledger in (("10k", small), ("1M", big)):
         root = ledger.workspace_root
         intents = "active_intents:\n" + "".join(
-            f"  - id: {i}\n    name: Intent {i}\n    status: IN_PROGRESS\n    owned_scope: ['src/**']\n" for i in INTENTS
+            f"  - id: {i}\n    name: Intent {i}\n    status: IN_PROGRESS\n    owned_scope: ['src/**']\n"
+            for i in INTENTS
         )
         with open(os.path.join(root, ".orchestration", "active_intents.yaml"), "w") as handle:
             handle.write(intents)
@@ -204,14 +205,18 @@ def _select(small: Ledger, big: Ledger, failures: list[str]) -> None:
 
         def select(root: str = root, counter=counter) -> None:  # type: ignore[no-untyped-def]
             state = WorkspaceState(root)
-            selection = select_active_intent(state, f"bench-{next(counter)}", "INT-007", client="bench")
+            selection = select_active_intent(
+                state, f"bench-{next(counter)}", "INT-007", client="bench"
+            )
             assert selection.intent is not None, selection.message
             intent_context_block(state, selection.intent)
 
         select()  # warm the policy cache
         timings[name] = _time_ms(select, 30)
     ratio = timings["1M"] / timings["10k"]
-    print(f"  {'select_active_intent(INT-007)':46s} 10k {timings['10k']:6.2f} ms   1M {timings['1M']:6.2f} ms   ratio {ratio:4.2f}")
+    print(
+        f"  {'select_active_intent(INT-007)':46s} 10k {timings['10k']:6.2f} ms   1M {timings['1M']:6.2f} ms   ratio {ratio:4.2f}"
+    )
     if timings["1M"] > TAIL_BUDGET_MS:
         failures.append(f"select_active_intent took {timings['1M']:.1f} ms > {TAIL_BUDGET_MS} ms")
 

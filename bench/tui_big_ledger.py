@@ -20,9 +20,9 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _harness import clean_env, pick_python  # noqa: E402
+from _harness import clean_env, pick_python
 
-CHILD = r'''
+CHILD = r"""
 import asyncio, json, sys, threading, time
 started = time.time()
 from paw_tui.core.ledger.store import Ledger
@@ -65,7 +65,7 @@ async def main():
     print(json.dumps(result))
 
 asyncio.run(main())
-'''
+"""
 
 
 def make_workspace(base: str, records: int) -> str:
@@ -75,7 +75,8 @@ def make_workspace(base: str, records: int) -> str:
     os.makedirs(os.path.join(root, ".orchestration"))
     os.makedirs(os.path.join(root, ".git"))
     intents = ["active_intents:"] + [
-        f"  - id: {i}\n    name: Intent {i}\n    status: IN_PROGRESS\n    owned_scope: ['src/**']" for i in INTENTS
+        f"  - id: {i}\n    name: Intent {i}\n    status: IN_PROGRESS\n    owned_scope: ['src/**']"
+        for i in INTENTS
     ]
     with open(os.path.join(root, ".orchestration", "active_intents.yaml"), "w") as handle:
         handle.write("\n".join(intents) + "\n")
@@ -85,7 +86,9 @@ def make_workspace(base: str, records: int) -> str:
 
 def measure(python: str, root: str, records: int, env: dict[str, str]) -> dict[str, object]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    done = subprocess.run([python, "-c", CHILD, root, str(records)], capture_output=True, text=True, env=env)
+    done = subprocess.run(
+        [python, "-c", CHILD, root, str(records)], capture_output=True, text=True, env=env
+    )
     if done.returncode != 0:
         raise SystemExit(done.stderr)
     peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
@@ -102,19 +105,27 @@ def main() -> int:
     options = parser.parse_args()
     python, _script = pick_python(options.use_current_env)
     with tempfile.TemporaryDirectory() as base:
-        env = clean_env(PAW_STATE_DIR=os.path.join(base, "state"), PAW_USER_HOME=os.path.join(base, "home"))
+        env = clean_env(
+            PAW_STATE_DIR=os.path.join(base, "state"), PAW_USER_HOME=os.path.join(base, "home")
+        )
         small_root = make_workspace(base, 1000)
         start = time.time()
         big_root = make_workspace(base, options.records)
-        size_mb = os.path.getsize(os.path.join(big_root, ".orchestration", "agent_trace.jsonl")) / 1e6
-        print(f"built {options.records:,} records ({size_mb:.0f} MB) in {time.time() - start:.1f} s")
+        size_mb = (
+            os.path.getsize(os.path.join(big_root, ".orchestration", "agent_trace.jsonl")) / 1e6
+        )
+        print(
+            f"built {options.records:,} records ({size_mb:.0f} MB) in {time.time() - start:.1f} s"
+        )
         small = measure(python, small_root, 1000, env)
         big = measure(python, big_root, options.records, env)
     ok = True
     for label, result in (("1,000 records", small), (f"{options.records:,} records", big)):
         latencies = sorted(result["append_latencies"])  # type: ignore[arg-type]
-        print(f"{label:>18}: first paint {result['first_paint']:.2f} s, peak RSS {result['peak_rss_mb']:.0f} MB, "
-              f"append -> on screen median {latencies[len(latencies) // 2] * 1000:.0f} ms (max {latencies[-1] * 1000:.0f} ms)")
+        print(
+            f"{label:>18}: first paint {result['first_paint']:.2f} s, peak RSS {result['peak_rss_mb']:.0f} MB, "
+            f"append -> on screen median {latencies[len(latencies) // 2] * 1000:.0f} ms (max {latencies[-1] * 1000:.0f} ms)"
+        )
     ratio = big["first_paint"] / small["first_paint"]  # type: ignore[operator]
     print(f"first paint ratio big/small: {ratio:.2f}x")
     checks = [

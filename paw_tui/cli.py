@@ -71,8 +71,14 @@ def build_parser(chosen: str | None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"paw-tui {__version__}")
     parser.add_argument("--debug", action="store_true", help=argparse.SUPPRESS)
     # Accepted before the command too (paw-tui -w DIR context ...); merged in main().
-    parser.add_argument("--workspace", "-w", action="append", dest="leading_workspace",
-                        metavar="DIR", help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--workspace",
+        "-w",
+        action="append",
+        dest="leading_workspace",
+        metavar="DIR",
+        help=argparse.SUPPRESS,
+    )
     # An explicit prog keeps argparse from building a HelpFormatter (and importing shutil).
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", prog="paw-tui")
     common = _common_options()
@@ -104,8 +110,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     chosen = _chosen_command(args_list)
     if chosen is None and not any(a in ("-h", "--help", "--version") for a in args_list):
         # Plain 'paw-tui' (with or without --workspace) opens the TUI.
-        if all(a.startswith("-") or (i > 0 and args_list[i - 1] in ("-w", "--workspace"))
-               for i, a in enumerate(args_list)):
+        if all(
+            a.startswith("-") or (i > 0 and args_list[i - 1] in ("-w", "--workspace"))
+            for i, a in enumerate(args_list)
+        ):
             args_list = ["ui", *args_list]
             chosen = "ui"
     parser = build_parser(chosen)
@@ -136,7 +144,7 @@ def _run(args: argparse.Namespace, debug: bool) -> int:
         # The reader went away (``| head``): not our failure, and nothing left to say.
         _silence_stdout()
         return 0
-    except Exception as exc:  # noqa: BLE001 - the last line of defence for a user-facing tool
+    except Exception as exc:
         if debug:
             raise
         _report(

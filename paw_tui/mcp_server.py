@@ -46,7 +46,9 @@ SELECT_ACTIVE_INTENT = (
     "owned scope. Returns the intent context block (scope, constraints, acceptance criteria, "
     "recent history). A session holds one intent: to work on another, start a new session."
 )
-LIST_INTENTS = "List the intents of this workspace with their status, scope and which session holds each."
+LIST_INTENTS = (
+    "List the intents of this workspace with their status, scope and which session holds each."
+)
 GET_HANDOFF_CONTEXT = (
     "Build the Context Protocol v1 hand-off block for a sub-agent: the project path, stack and "
     "commands, a short conventions summary with the path of the full file, and the current work "
@@ -65,8 +67,13 @@ def _text(text: str, *, error: bool = False) -> CallToolResult:
 class PawMcp:
     """The server's state: where the workspace is, and (plain mode) this process's session."""
 
-    def __init__(self, *, hooked: bool = False, environ: Mapping[str, str] | None = None,
-                 cwd: str | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        hooked: bool = False,
+        environ: Mapping[str, str] | None = None,
+        cwd: str | None = None,
+    ) -> None:
         self.hooked = hooked
         self.environ = os.environ if environ is None else environ
         self.cwd = cwd or os.getcwd()
@@ -74,12 +81,15 @@ class PawMcp:
 
     # -- workspace ---------------------------------------------------------------------------
     def roots(self) -> list[str]:
-        from paw_tui.core.workspace.platform import PlatformProbe, home_directory
         from paw_tui.core.workspace.discovery import discover_roots
+        from paw_tui.core.workspace.platform import PlatformProbe, home_directory
 
-        return discover_roots(environ=self.environ, cwd=self.cwd,
-                              home=home_directory(PlatformProbe(environ=self.environ)),
-                              client_project_env=True)
+        return discover_roots(
+            environ=self.environ,
+            cwd=self.cwd,
+            home=home_directory(PlatformProbe(environ=self.environ)),
+            client_project_env=True,
+        )
 
     def state(self) -> WorkspaceState:
         from paw_tui.core.errors import WorkspaceError
@@ -87,19 +97,24 @@ class PawMcp:
 
         roots = self.roots()
         if not roots:
-            raise WorkspaceError("Unable to determine workspace path: no workspace folder is currently open.")
+            raise WorkspaceError(
+                "Unable to determine workspace path: no workspace folder is currently open."
+            )
         return WorkspaceState(roots[0])
 
     # -- tools -------------------------------------------------------------------------------
-    def paw_get_context(self, feature_slug: str, agent_name: str,
-                        is_cancelled: Callable[[], bool] | None = None) -> CallToolResult:
+    def paw_get_context(
+        self, feature_slug: str, agent_name: str, is_cancelled: Callable[[], bool] | None = None
+    ) -> CallToolResult:
         from paw_tui.core.context.format import format_context
         from paw_tui.core.context.tool import get_context
         from paw_tui.core.workspace.platform import PlatformProbe, user_instructions_dir
 
         try:
             result = get_context(
-                feature_slug, agent_name, roots=self.roots(),
+                feature_slug,
+                agent_name,
+                roots=self.roots(),
                 user_instructions_dir=user_instructions_dir(PlatformProbe(environ=self.environ)),
                 is_cancelled=is_cancelled,
             )
@@ -130,17 +145,21 @@ class PawMcp:
     def _validate_selection(self, state: WorkspaceState, intent_id: str) -> CallToolResult:
         """Hooked mode: the gate already decided on PreToolUse; say what it decided."""
         from paw_tui.core.handshake import messages
-        from paw_tui.core.intents.view import intent_context_block
         from paw_tui.core.handshake.sessions import PENDING_APPROVAL, held_intents, iter_sessions
+        from paw_tui.core.intents.view import intent_context_block
 
         policy = state.policy
         if not policy.valid:
-            return _text(policy.unavailable_reason or "Orchestration state unavailable.", error=True)
+            return _text(
+                policy.unavailable_reason or "Orchestration state unavailable.", error=True
+            )
         wanted = intent_id.strip() if isinstance(intent_id, str) else ""
         intent = policy.intent(wanted)
         held = held_intents(state.root, state.now(), policy.governance.session_ttl)
         if intent is None:
-            return _text(messages.unknown_intent(wanted, policy.selectable(set(held)), held), error=True)
+            return _text(
+                messages.unknown_intent(wanted, policy.selectable(set(held)), held), error=True
+            )
         refusal = messages.status_refusal(intent)
         if refusal:
             return _text(refusal, error=True)
@@ -158,11 +177,20 @@ class PawMcp:
             return _text(str(exc), error=True)
         policy = state.policy
         if not policy.valid:
-            return _text(policy.unavailable_reason or "Orchestration state unavailable.", error=True)
+            return _text(
+                policy.unavailable_reason or "Orchestration state unavailable.", error=True
+            )
         held = held_intents(state.root, state.now(), policy.governance.session_ttl)
         data = [
-            {"id": i.id, "name": i.name, "status": i.status, "selectable": i.selectable and i.id not in held,
-             "held_by": held.get(i.id), "description": i.description, "owned_scope": i.owned_scope}
+            {
+                "id": i.id,
+                "name": i.name,
+                "status": i.status,
+                "selectable": i.selectable and i.id not in held,
+                "held_by": held.get(i.id),
+                "description": i.description,
+                "owned_scope": i.owned_scope,
+            }
             for i in policy.intents
         ]
         return _text(json.dumps({"intents": data}, ensure_ascii=False, indent=1))
@@ -172,10 +200,14 @@ class PawMcp:
             state = self.state()
             policy = state.policy
             if not policy.valid:
-                return _text(policy.unavailable_reason or "Orchestration state unavailable.", error=True)
+                return _text(
+                    policy.unavailable_reason or "Orchestration state unavailable.", error=True
+                )
             wanted = intent_id or self._current_intent(state)
             if not wanted:
-                return _text("No active intent: pass intent_id, or select an intent first.", error=True)
+                return _text(
+                    "No active intent: pass intent_id, or select an intent first.", error=True
+                )
             intent = policy.intent(wanted)
             if intent is None:
                 return _text(f"Unknown intent '{wanted}'.", error=True)
@@ -211,15 +243,18 @@ class PawMcp:
             from paw_tui.core.handshake.selection import release_session
 
             release_session(self.state(), self.session_id, reason="MCP server stopped")
-        except Exception:  # noqa: BLE001 - shutting down; nothing left to tell
+        except Exception:
             pass
 
 
 def build_server(paw: PawMcp) -> MCPServer:
-    server = MCPServer(SERVER_NAME, instructions=(
-        "paw-tui governs this repository: call paw_get_context for your custom instructions, and "
-        "select_active_intent before changing any file."
-    ))
+    server = MCPServer(
+        SERVER_NAME,
+        instructions=(
+            "paw-tui governs this repository: call paw_get_context for your custom instructions, and "
+            "select_active_intent before changing any file."
+        ),
+    )
 
     @server.tool(name="paw_get_context", description=PAW_GET_CONTEXT)
     async def paw_get_context(feature_slug: str, agent_name: str) -> CallToolResult:

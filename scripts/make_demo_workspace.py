@@ -14,7 +14,7 @@ writes elsewhere (the determinism test uses it). The output directory is wiped f
 
 Setuptools skips dot-directories in package data, so the bundle stores ``.orchestration`` as
 ``orchestration/``, ``.paw`` as ``paw/`` and the user layer as ``home/paw/instructions/``;
-``paw_tui.demo.copy_demo_workspace`` restores the names.
+``paw_tui.core.workspace.demo.copy_demo_workspace`` restores the names.
 
 Usage: python scripts/make_demo_workspace.py [--out DIR]
 """
@@ -42,13 +42,13 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from paw_tui.core.handshake import approvals as approvals_store  # noqa: E402
-from paw_tui.core.handshake import selection as handshake  # noqa: E402
-from paw_tui.core.handshake import sessions as sessions_store  # noqa: E402
-from paw_tui.core.ledger.store import Ledger  # noqa: E402
-from paw_tui.core.ledger.verify import verify as verify_ledger  # noqa: E402
-from paw_tui.core.workspace.state import WorkspaceState  # noqa: E402
-from paw_tui.gate.main import decide_payload  # noqa: E402
+from paw_tui.core.handshake import approvals as approvals_store
+from paw_tui.core.handshake import selection as handshake
+from paw_tui.core.handshake import sessions as sessions_store
+from paw_tui.core.ledger.store import Ledger
+from paw_tui.core.ledger.verify import verify as verify_ledger
+from paw_tui.core.workspace.state import WorkspaceState
+from paw_tui.gate.main import decide_payload
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -60,7 +60,7 @@ DEFAULT_OUT = REPO / "paw_tui" / "demo_workspace"
 DAY = (2026, 11, 20)
 SEED = 20261120
 # Real path (relative to the workspace root, or to the home for "home/...") -> the bundle
-# name of its last part; paw_tui.demo.RESTORED_NAMES maps them back on copy.
+# name of its last part; paw_tui.core.workspace.demo.RESTORED_NAMES maps them back on copy.
 BUNDLE_NAMES = {
     ".orchestration": "orchestration",
     ".orchestration/.gitignore": "gitignore",
@@ -73,7 +73,7 @@ SKIPPED = {".cache", "__pycache__"}
 # Workspace content: governance files, instructions, work items and the fictional repository.
 # ---------------------------------------------------------------------------------------------
 
-ACTIVE_INTENTS = r'''# acme-billing: the work agents may take on. Human-owned: agents can never write this file.
+ACTIVE_INTENTS = r"""# acme-billing: the work agents may take on. Human-owned: agents can never write this file.
 # Select one with select_active_intent before changing anything; `paw-tui intents list`.
 active_intents:
   - id: INT-001
@@ -198,9 +198,9 @@ active_intents:
       - "docs/webhooks.md"
     depends_on:
       - "INT-003"
-'''
+"""
 
-GOVERNANCE = r'''# acme-billing governance. Human-owned: agents can never write this file.
+GOVERNANCE = r"""# acme-billing governance. Human-owned: agents can never write this file.
 
 # A human approves every intent selection, in the TUI or with `paw-tui approvals approve`.
 approval: required
@@ -221,16 +221,16 @@ protected:
 
 # Read-only tool calls are not recorded.
 log_reads: false
-'''
+"""
 
-ORCHESTRATION_GITIGNORE = r'''# Machine-owned state that paw-tui rebuilds or that belongs to one machine.
+ORCHESTRATION_GITIGNORE = r"""# Machine-owned state that paw-tui rebuilds or that belongs to one machine.
 .cache/
 sessions/
 approvals/
 *.torn-*
-'''
+"""
 
-PAW_README = r'''# .paw
+PAW_README = r"""# .paw
 
 - `instructions/<Agent Name>-instructions.md`: this workspace's custom instructions for an
   agent (name verbatim, spaces kept). They override the user layer in
@@ -238,10 +238,10 @@ PAW_README = r'''# .paw
 - `work/<work-id>/WorkflowContext.md`: metadata of one work item as `Field: Value` lines.
 
 Agents read all of this with `paw_get_context` (or `paw-tui context WORK_ID --agent NAME`).
-'''
+"""
 
 WORKSPACE_INSTRUCTIONS = {
-    "Claude Code": r'''# acme-billing: instructions for Claude Code
+    "Claude Code": r"""# acme-billing: instructions for Claude Code
 
 - Select the intent for your task before you change a file; `list_intents` shows them.
 - Money is an integer number of cents. Format it with `Decimal`; never use `float`.
@@ -249,44 +249,44 @@ WORKSPACE_INSTRUCTIONS = {
 - Run `pytest -q` on the package you changed before you say you are done.
 - Ask before adding a dependency, and pin it in pyproject.toml.
 - Never touch `src/acme_billing/auth/legacy/`: partners still depend on it.
-''',
-    "PAW-02B Impl Planner": r'''# Planning rules for acme-billing
+""",
+    "PAW-02B Impl Planner": r"""# Planning rules for acme-billing
 
 - Every plan names the intent it serves and stays inside that intent's owned scope.
 - Split work into phases that each leave `main` releasable.
 - Include an ADR under docs/adr/ for any change to authentication, money or data retention.
 - List the tests each phase adds before the code it adds.
 - Flag anything that needs a partner announcement (API changes, new headers).
-''',
-    "Codex": r'''# acme-billing: instructions for Codex
+""",
+    "Codex": r"""# acme-billing: instructions for Codex
 
 - Work only inside the selected intent's scope; ask for a scope expansion instead of
   working around a denial.
 - Prefer deleting dead code over commenting it out; the history is in git.
 - Run `pytest -q tests/<area>` after every change and paste the summary line.
-''',
+""",
 }
 
 USER_INSTRUCTIONS = {
     # Overlaps the workspace layer: the TUI shows the workspace file WINS, this one SHADOWED.
-    "Claude Code": r'''# My defaults (any repository)
+    "Claude Code": r"""# My defaults (any repository)
 
 - Be terse: no summary of what you just did.
 - Indent with tabs.
 - Write commit subjects in the imperative, under 60 characters.
 - Prefer small pure functions and explicit return types.
-''',
-    "Gemini CLI": r'''# My defaults for Gemini CLI
+""",
+    "Gemini CLI": r"""# My defaults for Gemini CLI
 
 - Explain a plan in three bullets before editing more than one file.
 - Never run `git push`.
-''',
+""",
     # Deliberately empty: the TUI shows the layer as EMPTY.
     "Codex": "",
 }
 
 WORK_ITEMS = {
-    "jwt-auth-migration": r'''# WorkflowContext
+    "jwt-auth-migration": r"""# WorkflowContext
 
 Work Title: JWT Authentication Migration
 Work ID: jwt-auth-migration
@@ -295,8 +295,8 @@ Workflow Mode: full
 Review Strategy: prs
 Issue URL: https://git.acme.example/billing/acme-billing/issues/412
 Intent: INT-001
-''',
-    "invoice-pdf-export": r'''# WorkflowContext
+""",
+    "invoice-pdf-export": r"""# WorkflowContext
 
 Work Title: Invoice PDF Export
 Work ID: invoice-pdf-export
@@ -305,13 +305,13 @@ Workflow Mode: minimal
 Review Strategy: local
 Issue URL: https://git.acme.example/billing/acme-billing/issues/398
 Intent: INT-002
-''',
+""",
 }
 
 # The repository as it stands at 09:00, before any agent touches it.
 BASELINE: dict[str, str] = {}
 
-BASELINE["README.md"] = r'''# acme-billing
+BASELINE["README.md"] = r"""# acme-billing
 
 Billing service for ACME: invoices, payments and the partner API.
 
@@ -321,9 +321,9 @@ Billing service for ACME: invoices, payments and the partner API.
     pytest -q
 
 Read docs/CONVENTIONS.md before you change code.
-'''
+"""
 
-BASELINE["pyproject.toml"] = r'''[project]
+BASELINE["pyproject.toml"] = r"""[project]
 name = "acme-billing"
 version = "3.14.0"
 requires-python = ">=3.11"
@@ -340,23 +340,26 @@ dev = ["pytest>=8", "httpx>=0.27", "ruff>=0.4"]
 
 [tool.ruff]
 line-length = 100
-'''
+"""
 
-BASELINE["docs/project.json"] = json.dumps(
-    {
-        "stack": "Python 3.12, Starlette, PostgreSQL 16, Redis 7",
-        "commands": {
-            "install": "pip install -e '.[dev]'",
-            "test": "pytest -q",
-            "lint": "ruff check .",
-            "format": "ruff format .",
-            "run": "uvicorn acme_billing.app:app --reload",
+BASELINE["docs/project.json"] = (
+    json.dumps(
+        {
+            "stack": "Python 3.12, Starlette, PostgreSQL 16, Redis 7",
+            "commands": {
+                "install": "pip install -e '.[dev]'",
+                "test": "pytest -q",
+                "lint": "ruff check .",
+                "format": "ruff format .",
+                "run": "uvicorn acme_billing.app:app --reload",
+            },
         },
-    },
-    indent=2,
-) + "\n"
+        indent=2,
+    )
+    + "\n"
+)
 
-BASELINE["docs/CONVENTIONS.md"] = r'''# Conventions
+BASELINE["docs/CONVENTIONS.md"] = r"""# Conventions
 
 acme-billing is a Starlette service in which every package under src/acme_billing/ owns one
 domain. Money is always an integer number of cents, formatted with Decimal and never held
@@ -374,9 +377,9 @@ ruff check . && ruff format --check .
 
 Log with `logging.getLogger(__name__)` and pass structured data as `extra={"fields": {...}}`.
 Never log credentials, tokens or card numbers.
-'''
+"""
 
-BASELINE["docs/auth.md"] = r'''# Authentication
+BASELINE["docs/auth.md"] = r"""# Authentication
 
 Partners authenticate every request except `GET /health`.
 
@@ -390,9 +393,9 @@ Credentials are checked against the `api_credentials` table by
 - Tokens are RS256-signed by keys in `ACME_JWT_KEYS_DIR`, identified by `kid`.
 - Access tokens live 15 minutes; clocks may differ by up to 30 seconds.
 - Claims: `iss`, `sub` (user), `acct` (account), `scope` (space-separated), `iat`, `exp`, `jti`.
-'''
+"""
 
-BASELINE["docs/adr/0007-jwt-auth.md"] = r'''# ADR 0007: JWT bearer tokens for the partner API
+BASELINE["docs/adr/0007-jwt-auth.md"] = r"""# ADR 0007: JWT bearer tokens for the partner API
 
 Status: accepted (2026-11-12)
 
@@ -410,9 +413,9 @@ Keys rotate monthly; a retired key keeps verifying until the last token it signe
 
 Partners must fetch a token every 15 minutes. Basic Auth is kept behind a flag until the
 last partner has migrated (planned: 2027-03).
-'''
+"""
 
-BASELINE["docs/invoices.md"] = r'''# Invoices
+BASELINE["docs/invoices.md"] = r"""# Invoices
 
 Invoices are immutable once issued; corrections are credit notes.
 
@@ -422,27 +425,31 @@ Finance wants `GET /invoices/{id}.pdf`. Requirements: PDF/A-3b, our brand font (
 A4, totals on the last page.
 
 Open question: can we embed Inter in PDFs sent to customers? Legal is checking the licence.
-'''
+"""
 
-BASELINE["docs/rate-limits.md"] = r'''# Rate limits
+BASELINE["docs/rate-limits.md"] = r"""# Rate limits
 
 Each API key gets a token bucket: `capacity` requests, refilled at `rate` per second.
 Defaults: capacity 120, rate 2/s. Partners on the batch plan get capacity 600.
 A request over the limit gets `429 Too Many Requests` with `Retry-After` in seconds.
-'''
+"""
 
-BASELINE["docs/webhooks.md"] = r'''# Webhooks
+BASELINE["docs/webhooks.md"] = r"""# Webhooks
 
 We POST `invoice.issued`, `invoice.paid` and `payment.failed` events to each partner's
 endpoint. Today a failed delivery is logged and dropped.
-'''
+"""
 
-BASELINE["src/acme_billing/__init__.py"] = r'''"""acme-billing: invoices, payments and the partner API."""
+BASELINE[
+    "src/acme_billing/__init__.py"
+] = r'''"""acme-billing: invoices, payments and the partner API."""
 
 __version__ = "3.14.0"
 '''
 
-BASELINE["src/acme_billing/config.py"] = r'''"""Settings, read once from the environment; import ``settings``."""
+BASELINE[
+    "src/acme_billing/config.py"
+] = r'''"""Settings, read once from the environment; import ``settings``."""
 
 from __future__ import annotations
 
@@ -479,7 +486,9 @@ class Settings:
 settings = Settings()
 '''
 
-BASELINE["src/acme_billing/app.py"] = r'''"""The ASGI application: routes, middleware and start-up."""
+BASELINE[
+    "src/acme_billing/app.py"
+] = r'''"""The ASGI application: routes, middleware and start-up."""
 
 from __future__ import annotations
 
@@ -524,7 +533,9 @@ app = Starlette(debug=settings.debug, routes=routes, middleware=middleware)
 BASELINE["src/acme_billing/auth/__init__.py"] = r'''"""Authentication of partner API requests."""
 '''
 
-BASELINE["src/acme_billing/auth/middleware.py"] = r'''"""Authentication for every request except /health."""
+BASELINE[
+    "src/acme_billing/auth/middleware.py"
+] = r'''"""Authentication for every request except /health."""
 
 from __future__ import annotations
 
@@ -575,10 +586,14 @@ def BasicAuthMiddleware(app: ASGIApp, realm: str = "acme-billing") -> ASGIApp:  
     return AuthenticationMiddleware(app, backend=BasicAuthBackend())
 '''
 
-BASELINE["src/acme_billing/auth/legacy/__init__.py"] = r'''"""HTTP Basic Auth, kept while partners migrate (ACME_LEGACY_AUTH)."""
+BASELINE[
+    "src/acme_billing/auth/legacy/__init__.py"
+] = r'''"""HTTP Basic Auth, kept while partners migrate (ACME_LEGACY_AUTH)."""
 '''
 
-BASELINE["src/acme_billing/auth/legacy/basic_auth.py"] = r'''"""Check HTTP Basic credentials against the api_credentials table."""
+BASELINE[
+    "src/acme_billing/auth/legacy/basic_auth.py"
+] = r'''"""Check HTTP Basic credentials against the api_credentials table."""
 
 from __future__ import annotations
 
@@ -613,7 +628,9 @@ def _hash(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8")).hexdigest()
 '''
 
-BASELINE["src/acme_billing/db.py"] = r'''"""A thin layer over the connection pool; queries are plain SQL with parameters."""
+BASELINE[
+    "src/acme_billing/db.py"
+] = r'''"""A thin layer over the connection pool; queries are plain SQL with parameters."""
 
 from __future__ import annotations
 
@@ -642,10 +659,14 @@ def fetch_one(query: str, *params: object) -> dict[str, Any] | None:
         return dict(zip([col.name for col in cur.description], row))
 '''
 
-BASELINE["src/acme_billing/invoices/__init__.py"] = r'''"""Invoices: issuing, listing and rendering."""
+BASELINE[
+    "src/acme_billing/invoices/__init__.py"
+] = r'''"""Invoices: issuing, listing and rendering."""
 '''
 
-BASELINE["src/acme_billing/invoices/models.py"] = r'''"""Invoice records. Amounts are integer cents; invoices are immutable once issued."""
+BASELINE[
+    "src/acme_billing/invoices/models.py"
+] = r'''"""Invoice records. Amounts are integer cents; invoices are immutable once issued."""
 
 from __future__ import annotations
 
@@ -717,7 +738,9 @@ def get_invoice(account_id: str, number: str) -> Invoice:
 BASELINE["src/acme_billing/observability/__init__.py"] = r'''"""Logging and metrics."""
 '''
 
-BASELINE["src/acme_billing/soap/__init__.py"] = r'''"""The legacy SOAP gateway for partners that have not moved to the REST API."""
+BASELINE[
+    "src/acme_billing/soap/__init__.py"
+] = r'''"""The legacy SOAP gateway for partners that have not moved to the REST API."""
 
 from acme_billing.soap.client import SoapClient
 from acme_billing.soap.gateway import handle_envelope
@@ -726,7 +749,9 @@ from acme_billing.soap.wsdl_cache import WsdlCache
 __all__ = ["SoapClient", "WsdlCache", "handle_envelope"]
 '''
 
-BASELINE["src/acme_billing/soap/client.py"] = r'''"""Outbound SOAP calls to the two partners that still require them."""
+BASELINE[
+    "src/acme_billing/soap/client.py"
+] = r'''"""Outbound SOAP calls to the two partners that still require them."""
 
 from __future__ import annotations
 
@@ -742,7 +767,9 @@ class SoapClient:
         return str(self._client.service.SubmitInvoice(**payload))
 '''
 
-BASELINE["src/acme_billing/soap/gateway.py"] = r'''"""Inbound SOAP envelopes, translated to the REST handlers."""
+BASELINE[
+    "src/acme_billing/soap/gateway.py"
+] = r'''"""Inbound SOAP envelopes, translated to the REST handlers."""
 
 from __future__ import annotations
 
@@ -763,7 +790,9 @@ def handle_envelope(body: bytes) -> bytes:
     return schema.respond(operation)
 '''
 
-BASELINE["src/acme_billing/soap/wsdl_cache.py"] = r'''"""An LRU cache of parsed WSDL documents (added in 2019 for a partner that is gone)."""
+BASELINE[
+    "src/acme_billing/soap/wsdl_cache.py"
+] = r'''"""An LRU cache of parsed WSDL documents (added in 2019 for a partner that is gone)."""
 
 from __future__ import annotations
 
@@ -803,7 +832,7 @@ def _test_settings(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ACME_LOG_LEVEL", "DEBUG")
 '''
 
-BASELINE["tests/auth/test_basic_auth.py"] = r'''from __future__ import annotations
+BASELINE["tests/auth/test_basic_auth.py"] = r"""from __future__ import annotations
 
 import base64
 
@@ -818,9 +847,9 @@ def test_unknown_user_is_refused(monkeypatch) -> None:
     monkeypatch.setattr(basic_auth, "fetch_one", lambda *args: None)
     encoded = base64.b64encode(b"someone:secret").decode()
     assert basic_auth.check_basic_credentials(encoded) is None
-'''
+"""
 
-BASELINE["tests/invoices/test_models.py"] = r'''from __future__ import annotations
+BASELINE["tests/invoices/test_models.py"] = r"""from __future__ import annotations
 
 import datetime as dt
 
@@ -834,9 +863,9 @@ def test_total_is_the_sum_of_lines() -> None:
         lines=(InvoiceLine("Platform fee", 1, 49_900), InvoiceLine("Seats", 12, 1_500)),
     )
     assert invoice.total_cents == 67_900
-'''
+"""
 
-BASELINE["tests/soap/test_gateway.py"] = r'''from __future__ import annotations
+BASELINE["tests/soap/test_gateway.py"] = r"""from __future__ import annotations
 
 import pytest
 
@@ -849,9 +878,9 @@ def test_empty_body_is_rejected() -> None:
     )
     with pytest.raises(ValueError):
         handle_envelope(envelope)
-'''
+"""
 
-BASELINE["tests/soap/test_wsdl_cache.py"] = r'''from __future__ import annotations
+BASELINE["tests/soap/test_wsdl_cache.py"] = r"""from __future__ import annotations
 
 from acme_billing.soap.wsdl_cache import WsdlCache
 
@@ -862,7 +891,7 @@ def test_least_recently_used_entry_is_evicted() -> None:
     cache._entries["b"] = 2
     cache.get("b")
     assert list(cache._entries) == ["b"] or len(cache._entries) <= 2
-'''
+"""
 
 # Files the agents write during the day, in their final form. ``develop`` writes the first
 # top-level block and then adds the others one Edit at a time, as an agent does.
@@ -1469,7 +1498,7 @@ def font_face_css() -> str:
     return "\n".join(rules)
 '''
 
-INVOICE_HTML = r'''<!doctype html>
+INVOICE_HTML = r"""<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -1499,7 +1528,7 @@ $rows
 </table>
 </body>
 </html>
-'''
+"""
 
 TEST_PDF_EXPORT = r'''"""PDF export: amounts, escaping and a real PDF/A document."""
 
@@ -1877,7 +1906,7 @@ def test_unknown_invoice_is_404(client: TestClient) -> None:
     assert client.get("/invoices/INV-0000.pdf").status_code == 404
 '''
 
-CODEX_TEST_GATEWAY = r'''from __future__ import annotations
+CODEX_TEST_GATEWAY = r"""from __future__ import annotations
 
 import pytest
 
@@ -1889,7 +1918,7 @@ EMPTY = b'<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Bod
 def test_empty_body_is_rejected() -> None:
     with pytest.raises(ValueError, match="empty SOAP body"):
         handle_envelope(EMPTY)
-'''
+"""
 
 REVOCATION = r'''"""Revoked tokens: a denylist of token ids in Redis, kept until the token expires anyway."""
 
@@ -2024,15 +2053,15 @@ def patched_product(clock: Clock, rng: random.Random) -> Iterator[None]:
     def request_id(now: float) -> str:
         return f"apr-{int(now * 1000):013d}-{rng.getrandbits(24):06x}"
 
-    setattr(time, "time", clock)  # noqa: B010 - a module attribute, on purpose
-    setattr(approvals_store, "new_request_id", request_id)  # noqa: B010
+    setattr(time, "time", clock)
+    setattr(approvals_store, "new_request_id", request_id)
     state_defaults["clock"] = clock
     ledger_defaults.update(clock=clock, durable=False)
     try:
         yield
     finally:
-        setattr(time, "time", saved["time"])  # noqa: B010
-        setattr(approvals_store, "new_request_id", saved["request_id"])  # noqa: B010
+        setattr(time, "time", saved["time"])
+        setattr(approvals_store, "new_request_id", saved["request_id"])
         state_defaults.clear()
         state_defaults.update(saved["state"])  # type: ignore[call-overload]
         ledger_defaults.clear()
@@ -2110,7 +2139,9 @@ class Agent:
         self.sim = sim
         self.name = name
         self.session_id = sim.uuid()
-        self.transcript = f"/home/dev/.claude/projects/-home-dev-acme-billing/{self.session_id}.jsonl"
+        self.transcript = (
+            f"/home/dev/.claude/projects/-home-dev-acme-billing/{self.session_id}.jsonl"
+        )
 
     # -- the hook protocol --
 
@@ -2142,7 +2173,10 @@ class Agent:
         self.send(dict(self._base("SessionEnd"), reason=reason))
 
     def _tool_use_id(self) -> str:
-        return "toolu_01" + "".join(self.sim.rng.choice("ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz123456789") for _ in range(22))
+        return "toolu_01" + "".join(
+            self.sim.rng.choice("ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz123456789")
+            for _ in range(22)
+        )
 
     def tool(
         self,
@@ -2157,8 +2191,9 @@ class Agent:
         """PreToolUse; when allowed, carry the tool out and send PostToolUse."""
         self.sim.clock.advance(*think)
         tool_use_id = self._tool_use_id()
-        pre = dict(self._base("PreToolUse"), tool_name=name, tool_input=tool_input,
-                   tool_use_id=tool_use_id)
+        pre = dict(
+            self._base("PreToolUse"), tool_name=name, tool_input=tool_input, tool_use_id=tool_use_id
+        )
         answer = self.send(pre)
         verdict = "allow" if answer.exit_code == 0 else "deny"
         if verdict != expect:
@@ -2169,27 +2204,45 @@ class Agent:
         if verdict == "allow" and post:
             self.sim.clock.advance(0.4, 6)
             response = effect() if effect is not None else {}
-            self.send(dict(self._base("PostToolUse"), tool_name=name, tool_input=tool_input,
-                           tool_response=response, tool_use_id=tool_use_id))
+            self.send(
+                dict(
+                    self._base("PostToolUse"),
+                    tool_name=name,
+                    tool_input=tool_input,
+                    tool_response=response,
+                    tool_use_id=tool_use_id,
+                )
+            )
         return answer
 
     # -- the tools --
 
     def read(self, rel: str) -> None:
         # Read-only: the gate allows it without a record (log_reads is off).
-        self.tool("Read", {"file_path": str(self.sim.path(rel))}, expect="allow", post=False,
-                  think=(3, 15))
+        self.tool(
+            "Read",
+            {"file_path": str(self.sim.path(rel))},
+            expect="allow",
+            post=False,
+            think=(3, 15),
+        )
 
     def write(self, rel: str, content: str, *, expect: str = "allow") -> None:
         def effect() -> dict[str, object]:
             self.sim.write(rel, content)
             return {"type": "create", "filePath": str(self.sim.path(rel)), "content": content}
 
-        self.tool("Write", {"file_path": str(self.sim.path(rel)), "content": content},
-                  expect=expect, effect=effect, think=(30, 150))
+        self.tool(
+            "Write",
+            {"file_path": str(self.sim.path(rel)), "content": content},
+            expect=expect,
+            effect=effect,
+            think=(30, 150),
+        )
 
-    def edit(self, rel: str, old: str, new: str, *, expect: str = "allow",
-             replace_all: bool = False) -> None:
+    def edit(
+        self, rel: str, old: str, new: str, *, expect: str = "allow", replace_all: bool = False
+    ) -> None:
         if expect == "allow":
             found = self.sim.read(rel).count(old)
             if found != 1 and not (replace_all and found):
@@ -2201,8 +2254,11 @@ class Agent:
             self.sim.write(rel, updated)
             return {"filePath": str(self.sim.path(rel)), "oldString": old, "newString": new}
 
-        tool_input: dict[str, object] = {"file_path": str(self.sim.path(rel)), "old_string": old,
-                                         "new_string": new}
+        tool_input: dict[str, object] = {
+            "file_path": str(self.sim.path(rel)),
+            "old_string": old,
+            "new_string": new,
+        }
         if replace_all:
             tool_input["replace_all"] = True
         self.tool("Edit", tool_input, expect=expect, effect=effect, think=(15, 120))
@@ -2217,19 +2273,38 @@ class Agent:
             self.sim.write(rel, text)
             return {"filePath": str(self.sim.path(rel))}
 
-        self.tool("MultiEdit", {"file_path": str(self.sim.path(rel)),
-                                "edits": [{"old_string": o, "new_string": n} for o, n in edits]},
-                  expect="allow", effect=effect, think=(30, 120))
+        self.tool(
+            "MultiEdit",
+            {
+                "file_path": str(self.sim.path(rel)),
+                "edits": [{"old_string": o, "new_string": n} for o, n in edits],
+            },
+            expect="allow",
+            effect=effect,
+            think=(30, 120),
+        )
 
-    def bash(self, command: str, description: str, *, expect: str = "allow",
-             effect: Callable[[], None] | None = None, stdout: str = "") -> None:
+    def bash(
+        self,
+        command: str,
+        description: str,
+        *,
+        expect: str = "allow",
+        effect: Callable[[], None] | None = None,
+        stdout: str = "",
+    ) -> None:
         def run() -> dict[str, object]:
             if effect is not None:
                 effect()
             return {"stdout": stdout, "stderr": "", "interrupted": False}
 
-        self.tool("Bash", {"command": command, "description": description}, expect=expect,
-                  effect=run, think=(5, 40))
+        self.tool(
+            "Bash",
+            {"command": command, "description": description},
+            expect=expect,
+            effect=run,
+            think=(5, 40),
+        )
 
     def mcp(self, tool: str, arguments: dict[str, object]) -> None:
         self.tool(f"mcp__paw__{tool}", arguments, expect="allow", post=False, think=(2, 10))
@@ -2237,10 +2312,17 @@ class Agent:
     def select(self, intent_id: str, *, outcome: str) -> None:
         """``select_active_intent`` through the gate; ``outcome`` is the expected record."""
         expect = "deny" if outcome == "selection_refused" else "allow"
-        self.tool("mcp__paw__select_active_intent", {"intent_id": intent_id}, expect=expect,
-                  post=False, think=(4, 20))
+        self.tool(
+            "mcp__paw__select_active_intent",
+            {"intent_id": intent_id},
+            expect=expect,
+            post=False,
+            think=(4, 20),
+        )
         if self.sim.last_event() != outcome:
-            raise StoryError(f"selecting {intent_id} recorded {self.sim.last_event()}, not {outcome}")
+            raise StoryError(
+                f"selecting {intent_id} recorded {self.sim.last_event()}, not {outcome}"
+            )
 
     # -- writing a file the way an agent does: a skeleton, then one block at a time --
 
@@ -2269,8 +2351,9 @@ class GenericAgent(Agent):
     client = "generic"
 
     def _event(self, event: str, **fields: object) -> dict[str, object]:
-        return dict({"event": event, "session_id": self.session_id, "cwd": str(self.sim.root)},
-                    **fields)
+        return dict(
+            {"event": event, "session_id": self.session_id, "cwd": str(self.sim.root)}, **fields
+        )
 
     def start(self, source: str = "startup") -> None:
         self.sim.clock.advance(1, 4)
@@ -2284,9 +2367,16 @@ class GenericAgent(Agent):
         self.sim.clock.advance(10, 60)
         self.send(self._event("session_end"))
 
-    def call(self, tool: str, *, expect: str, paths: list[str] | None = None,
-             command: str | None = None, effect: Callable[[], None] | None = None,
-             tool_input: dict[str, object] | None = None) -> None:
+    def call(
+        self,
+        tool: str,
+        *,
+        expect: str,
+        paths: list[str] | None = None,
+        command: str | None = None,
+        effect: Callable[[], None] | None = None,
+        tool_input: dict[str, object] | None = None,
+    ) -> None:
         self.sim.clock.advance(8, 60)
         fields: dict[str, object] = {"tool": tool}
         if paths:
@@ -2298,7 +2388,9 @@ class GenericAgent(Agent):
         answer = self.send(self._event("pre_tool", **fields))
         verdict = "allow" if answer.exit_code == 0 else "deny"
         if verdict != expect:
-            raise StoryError(f"{self.name}: {tool} {paths or command} was {verdict}ed: {answer.stdout}")
+            raise StoryError(
+                f"{self.name}: {tool} {paths or command} was {verdict}ed: {answer.stdout}"
+            )
         if verdict == "allow" and tool != "select_active_intent":
             self.sim.clock.advance(0.5, 5)
             if effect is not None:
@@ -2309,7 +2401,9 @@ class GenericAgent(Agent):
         expect = "deny" if outcome == "selection_refused" else "allow"
         self.call("select_active_intent", expect=expect, tool_input={"intent_id": intent_id})
         if self.sim.last_event() != outcome:
-            raise StoryError(f"selecting {intent_id} recorded {self.sim.last_event()}, not {outcome}")
+            raise StoryError(
+                f"selecting {intent_id} recorded {self.sim.last_event()}, not {outcome}"
+            )
 
 
 class Human:
@@ -2327,11 +2421,15 @@ class Human:
 
     def approve(self, agent: Agent, *, after: tuple[float, float] = (40, 240)) -> None:
         self.sim.clock.advance(*after)
-        handshake.decide_approval(self.sim.state(), self._pending_request(agent), True, by=self.name)
+        handshake.decide_approval(
+            self.sim.state(), self._pending_request(agent), True, by=self.name
+        )
 
     def reject(self, agent: Agent, *, after: tuple[float, float] = (60, 300)) -> None:
         self.sim.clock.advance(*after)
-        handshake.decide_approval(self.sim.state(), self._pending_request(agent), False, by=self.name)
+        handshake.decide_approval(
+            self.sim.state(), self._pending_request(agent), False, by=self.name
+        )
 
     def set_status(self, intent_id: str, status: str) -> None:
         self.sim.clock.advance(5, 30)
@@ -2340,7 +2438,8 @@ class Human:
     def release(self, agent: Agent) -> None:
         self.sim.clock.advance(20, 90)
         handshake.release_session(
-            self.sim.state(), agent.session_id,
+            self.sim.state(),
+            agent.session_id,
             reason=f"released by {self.name} (paw-tui sessions release)",
         )
 
@@ -2357,9 +2456,13 @@ def morning_logging(sim: Sim, maria: Human) -> None:
     sim.clock.at("09:04")
     agent = Agent(sim, "Claude Code")
     agent.start()
-    agent.prompt("Add structured JSON request logging (INT-005): one line per request with "
-                 "method, path, status, duration and a request id.")
-    agent.mcp("paw_get_context", {"feature_slug": "jwt-auth-migration", "agent_name": "Claude Code"})
+    agent.prompt(
+        "Add structured JSON request logging (INT-005): one line per request with "
+        "method, path, status, duration and a request id."
+    )
+    agent.mcp(
+        "paw_get_context", {"feature_slug": "jwt-auth-migration", "agent_name": "Claude Code"}
+    )
     agent.read("src/acme_billing/app.py")
     agent.read("src/acme_billing/observability/__init__.py")
     # Straight to work, before the handshake: denied, with the list of intents.
@@ -2375,38 +2478,57 @@ def morning_logging(sim: Sim, maria: Human) -> None:
     # inside the directory, not the directory itself, so the agent writes the file directly.)
     agent.write("tests/observability/__init__.py", "")
     agent.develop("tests/observability/test_json_logging.py", TEST_JSON_LOGGING)
-    agent.bash("pytest tests/observability -q", "Run the logging tests",
-               stdout="..F....\nFAILED tests/observability/test_json_logging.py::"
-                      "test_sensitive_keys_are_redacted[Authorization]\n1 failed, 6 passed\n")
+    agent.bash(
+        "pytest tests/observability -q",
+        "Run the logging tests",
+        stdout="..F....\nFAILED tests/observability/test_json_logging.py::"
+        "test_sensitive_keys_are_redacted[Authorization]\n1 failed, 6 passed\n",
+    )
     agent.fix("src/acme_billing/observability/json_logging.py", redact_bug)
     agent.bash("pytest tests/observability -q", "Run the logging tests again", stdout=PYTEST_OK)
 
-    agent.write("src/acme_billing/middleware/__init__.py",
-                '"""ASGI middleware shared by every route."""\n')
+    agent.write(
+        "src/acme_billing/middleware/__init__.py", '"""ASGI middleware shared by every route."""\n'
+    )
     agent.develop("src/acme_billing/middleware/request_log.py", REQUEST_LOG)
-    agent.edit("src/acme_billing/app.py",
-               "from acme_billing.invoices.service import get_invoice, list_invoices\n",
-               "from acme_billing.invoices.service import get_invoice, list_invoices\n"
-               "from acme_billing.middleware.request_log import RequestLogMiddleware\n"
-               "from acme_billing.observability.json_logging import configure as configure_logging\n")
-    agent.edit("src/acme_billing/app.py",
-               "middleware = [\n",
-               "middleware = [\n    Middleware(RequestLogMiddleware),\n")
-    agent.edit("src/acme_billing/app.py",
-               "app = Starlette(",
-               "configure_logging(settings.log_level)\napp = Starlette(")
+    agent.edit(
+        "src/acme_billing/app.py",
+        "from acme_billing.invoices.service import get_invoice, list_invoices\n",
+        "from acme_billing.invoices.service import get_invoice, list_invoices\n"
+        "from acme_billing.middleware.request_log import RequestLogMiddleware\n"
+        "from acme_billing.observability.json_logging import configure as configure_logging\n",
+    )
+    agent.edit(
+        "src/acme_billing/app.py",
+        "middleware = [\n",
+        "middleware = [\n    Middleware(RequestLogMiddleware),\n",
+    )
+    agent.edit(
+        "src/acme_billing/app.py",
+        "app = Starlette(",
+        "configure_logging(settings.log_level)\napp = Starlette(",
+    )
     agent.develop("tests/observability/test_request_log.py", TEST_REQUEST_LOG)
     agent.bash("pytest tests/observability -q", "Run the logging tests", stdout=PYTEST_OK)
-    agent.bash("ruff check src/acme_billing/observability src/acme_billing/middleware",
-               "Lint the new modules", stdout="All checks passed!\n")
+    agent.bash(
+        "ruff check src/acme_billing/observability src/acme_billing/middleware",
+        "Lint the new modules",
+        stdout="All checks passed!\n",
+    )
     # Documentation is not in INT-005's scope.
-    agent.edit("README.md", "Read docs/CONVENTIONS.md before you change code.\n",
-               "Read docs/CONVENTIONS.md before you change code.\n\nLogs are JSON lines on stdout.\n",
-               expect="deny")
+    agent.edit(
+        "README.md",
+        "Read docs/CONVENTIONS.md before you change code.\n",
+        "Read docs/CONVENTIONS.md before you change code.\n\nLogs are JSON lines on stdout.\n",
+        expect="deny",
+    )
     agent.prompt("Also make sure Set-Cookie never reaches the logs.")
     agent.read("src/acme_billing/observability/json_logging.py")
-    agent.bash("pytest tests/observability -q -k redact", "Run the redaction tests",
-               stdout="....\n4 passed in 0.12s\n")
+    agent.bash(
+        "pytest tests/observability -q -k redact",
+        "Run the redaction tests",
+        stdout="....\n4 passed in 0.12s\n",
+    )
     agent.end()
     sim.clock.advance(120, 300)
     maria.set_status("INT-005", "COMPLETED")
@@ -2417,9 +2539,13 @@ def jwt_part_one(sim: Sim, maria: Human) -> None:
     sim.clock.at("10:12")
     agent = Agent(sim, "Claude Code")
     agent.start()
-    agent.prompt("Start the JWT migration (INT-001): token issuing and verification as "
-                 "docs/auth.md and ADR 0007 describe. Keys first.")
-    agent.mcp("paw_get_context", {"feature_slug": "jwt-auth-migration", "agent_name": "Claude Code"})
+    agent.prompt(
+        "Start the JWT migration (INT-001): token issuing and verification as "
+        "docs/auth.md and ADR 0007 describe. Keys first."
+    )
+    agent.mcp(
+        "paw_get_context", {"feature_slug": "jwt-auth-migration", "agent_name": "Claude Code"}
+    )
     agent.read("docs/auth.md")
     agent.read("docs/adr/0007-jwt-auth.md")
     agent.read("src/acme_billing/auth/middleware.py")
@@ -2428,39 +2554,64 @@ def jwt_part_one(sim: Sim, maria: Human) -> None:
 
     agent.develop("src/acme_billing/auth/keys.py", KEYS)
     agent.develop("tests/auth/test_keys.py", TEST_KEYS)
-    agent.bash("pytest tests/auth/test_keys.py -q", "Run the key ring tests",
-               stdout="....\n4 passed in 0.09s\n")
+    agent.bash(
+        "pytest tests/auth/test_keys.py -q",
+        "Run the key ring tests",
+        stdout="....\n4 passed in 0.09s\n",
+    )
     algorithms_bug = {"algorithms=[ALGORITHM]": "algorithms=ALGORITHM"}
     agent.develop("src/acme_billing/auth/jwt_tokens.py", JWT_TOKENS, drafts=algorithms_bug)
     agent.develop("tests/auth/test_jwt_tokens.py", TEST_JWT_TOKENS)
-    agent.bash("pytest tests/auth -q", "Run the auth tests",
-               stdout="..FFFF....\n4 failed, 6 passed: InvalidAlgorithmError\n")
+    agent.bash(
+        "pytest tests/auth -q",
+        "Run the auth tests",
+        stdout="..FFFF....\n4 failed, 6 passed: InvalidAlgorithmError\n",
+    )
     agent.read("src/acme_billing/auth/jwt_tokens.py")
     agent.fix("src/acme_billing/auth/jwt_tokens.py", algorithms_bug)
-    agent.bash("pytest tests/auth -q", "Run the auth tests again",
-               stdout="..........\n10 passed in 1.84s\n")
-    agent.prompt("Now the token endpoint: client-credentials grant, partners authenticate "
-                 "with their existing Basic secret.")
+    agent.bash(
+        "pytest tests/auth -q",
+        "Run the auth tests again",
+        stdout="..........\n10 passed in 1.84s\n",
+    )
+    agent.prompt(
+        "Now the token endpoint: client-credentials grant, partners authenticate "
+        "with their existing Basic secret."
+    )
     agent.develop("src/acme_billing/auth/token_endpoint.py", TOKEN_ENDPOINT)
     agent.develop("tests/auth/test_token_endpoint.py", TEST_TOKEN_ENDPOINT)
-    agent.bash("pytest tests/auth/test_token_endpoint.py -q", "Run the token endpoint tests",
-               stdout=".......\n7 passed in 1.02s\n")
+    agent.bash(
+        "pytest tests/auth/test_token_endpoint.py -q",
+        "Run the token endpoint tests",
+        stdout=".......\n7 passed in 1.02s\n",
+    )
     # The legacy module is carved out of the scope, and the intents file is protected.
-    agent.edit("src/acme_billing/auth/legacy/basic_auth.py",
-               '"""Check HTTP Basic credentials against the api_credentials table."""\n',
-               '"""Check HTTP Basic credentials against the api_credentials table.\n\n'
-               'Deprecated: use JWT bearer tokens (docs/auth.md).\n"""\n', expect="deny")
-    agent.edit(".orchestration/active_intents.yaml",
-               "    name: JWT Authentication Migration\n    status: IN_PROGRESS\n",
-               "    name: JWT Authentication Migration\n    status: COMPLETED\n", expect="deny")
+    agent.edit(
+        "src/acme_billing/auth/legacy/basic_auth.py",
+        '"""Check HTTP Basic credentials against the api_credentials table."""\n',
+        '"""Check HTTP Basic credentials against the api_credentials table.\n\n'
+        'Deprecated: use JWT bearer tokens (docs/auth.md).\n"""\n',
+        expect="deny",
+    )
+    agent.edit(
+        ".orchestration/active_intents.yaml",
+        "    name: JWT Authentication Migration\n    status: IN_PROGRESS\n",
+        "    name: JWT Authentication Migration\n    status: COMPLETED\n",
+        expect="deny",
+    )
     agent.prompt("While you're there, can you start on the rate limiter too?")
     agent.select("INT-003", outcome="selection_refused")  # locked to INT-001
-    agent.edit("src/acme_billing/auth/__init__.py",
-               '"""Authentication of partner API requests."""\n',
-               '"""Authentication of partner API requests: JWT bearer tokens, and Basic Auth '
-               'while\nACME_LEGACY_AUTH is on."""\n')
-    agent.bash("ruff check src/acme_billing/auth tests/auth && ruff format --check src/acme_billing/auth",
-               "Lint the auth package", stdout="All checks passed!\n")
+    agent.edit(
+        "src/acme_billing/auth/__init__.py",
+        '"""Authentication of partner API requests."""\n',
+        '"""Authentication of partner API requests: JWT bearer tokens, and Basic Auth '
+        'while\nACME_LEGACY_AUTH is on."""\n',
+    )
+    agent.bash(
+        "ruff check src/acme_billing/auth tests/auth && ruff format --check src/acme_billing/auth",
+        "Lint the auth package",
+        stdout="All checks passed!\n",
+    )
     agent.end()
 
 
@@ -2469,23 +2620,40 @@ def codex_cleanup(sim: Sim, jonas: Human) -> None:
     sim.clock.at("12:05")
     agent = GenericAgent(sim, "Codex")
     agent.start()
-    agent.prompt("Remove the WSDL cache from the SOAP gateway (INT-004); nothing has used it "
-                 "since 2024.")
+    agent.prompt(
+        "Remove the WSDL cache from the SOAP gateway (INT-004); nothing has used it since 2024."
+    )
     agent.call("write_file", expect="deny", paths=["src/acme_billing/soap/__init__.py"])
     agent.select("INT-004", outcome="approval_requested")
     jonas.approve(agent)
     agent.call("execute_command", expect="allow", command="pytest tests/soap -q")
-    agent.call("write_file", expect="allow", paths=["src/acme_billing/soap/__init__.py"],
-               effect=lambda: sim.write("src/acme_billing/soap/__init__.py", CODEX_SOAP_INIT))
-    agent.call("write_file", expect="allow", paths=["src/acme_billing/soap/gateway.py"],
-               effect=lambda: sim.write("src/acme_billing/soap/gateway.py", CODEX_GATEWAY))
-    agent.call("execute_command", expect="allow",
-               command="rm src/acme_billing/soap/wsdl_cache.py tests/soap/test_wsdl_cache.py",
-               effect=lambda: sim.remove("src/acme_billing/soap/wsdl_cache.py",
-                                         "tests/soap/test_wsdl_cache.py"))
+    agent.call(
+        "write_file",
+        expect="allow",
+        paths=["src/acme_billing/soap/__init__.py"],
+        effect=lambda: sim.write("src/acme_billing/soap/__init__.py", CODEX_SOAP_INIT),
+    )
+    agent.call(
+        "write_file",
+        expect="allow",
+        paths=["src/acme_billing/soap/gateway.py"],
+        effect=lambda: sim.write("src/acme_billing/soap/gateway.py", CODEX_GATEWAY),
+    )
+    agent.call(
+        "execute_command",
+        expect="allow",
+        command="rm src/acme_billing/soap/wsdl_cache.py tests/soap/test_wsdl_cache.py",
+        effect=lambda: sim.remove(
+            "src/acme_billing/soap/wsdl_cache.py", "tests/soap/test_wsdl_cache.py"
+        ),
+    )
     agent.call("execute_command", expect="allow", command="grep -rn wsdl_cache src tests")
-    agent.call("write_file", expect="allow", paths=["tests/soap/test_gateway.py"],
-               effect=lambda: sim.write("tests/soap/test_gateway.py", CODEX_TEST_GATEWAY))
+    agent.call(
+        "write_file",
+        expect="allow",
+        paths=["tests/soap/test_gateway.py"],
+        effect=lambda: sim.write("tests/soap/test_gateway.py", CODEX_TEST_GATEWAY),
+    )
     agent.call("execute_command", expect="allow", command="pytest tests/soap -q")
     # A partner call changes the plan: the gateway stays until Q1.
     sim.clock.at("12:31")
@@ -2501,41 +2669,62 @@ def invoices_part_one(sim: Sim, maria: Human) -> Agent:
     agent = Agent(sim, "Claude Code")
     agent.start()
     agent.prompt("Implement the invoice PDF export (INT-002) with WeasyPrint, PDF/A-3b.")
-    agent.mcp("paw_get_context", {"feature_slug": "invoice-pdf-export", "agent_name": "Claude Code"})
+    agent.mcp(
+        "paw_get_context", {"feature_slug": "invoice-pdf-export", "agent_name": "Claude Code"}
+    )
     agent.read("docs/invoices.md")
     agent.read("src/acme_billing/invoices/models.py")
     agent.select("INT-002", outcome="approval_requested")
     maria.approve(agent)
-    agent.bash("pip install 'weasyprint==62.3'", "Install WeasyPrint",
-               stdout="Successfully installed weasyprint-62.3\n")
+    agent.bash(
+        "pip install 'weasyprint==62.3'",
+        "Install WeasyPrint",
+        stdout="Successfully installed weasyprint-62.3\n",
+    )
     agent.develop("src/acme_billing/invoices/fonts.py", FONTS)
     agent.write("src/acme_billing/invoices/templates/invoice.html", INVOICE_HTML)
-    float_bug = {"(Decimal(cents) / 100).quantize(Decimal(\"0.01\"))": "cents / 100"}
+    float_bug = {'(Decimal(cents) / 100).quantize(Decimal("0.01"))': "cents / 100"}
     agent.develop("src/acme_billing/invoices/pdf_export.py", PDF_EXPORT, drafts=float_bug)
     agent.develop("tests/invoices/test_pdf_export.py", TEST_PDF_EXPORT)
-    agent.bash("pytest tests/invoices -q", "Run the invoice tests",
-               stdout="F...F..\nFAILED test_format_cents[5-0.05 EUR]: '0.05 EUR' != '0.05 EUR'\n")
+    agent.bash(
+        "pytest tests/invoices -q",
+        "Run the invoice tests",
+        stdout="F...F..\nFAILED test_format_cents[5-0.05 EUR]: '0.05 EUR' != '0.05 EUR'\n",
+    )
     agent.fix("src/acme_billing/invoices/pdf_export.py", float_bug)
-    agent.bash("pytest tests/invoices -q", "Run the invoice tests again",
-               stdout="........\n8 passed in 3.40s\n")
+    agent.bash(
+        "pytest tests/invoices -q",
+        "Run the invoice tests again",
+        stdout="........\n8 passed in 3.40s\n",
+    )
     # The model is carved out of the scope; so is configuration, and .env is protected.
-    agent.edit("src/acme_billing/invoices/models.py",
-               "    status: str = \"open\"\n",
-               "    status: str = \"open\"\n    pdf_url: str | None = None\n", expect="deny")
+    agent.edit(
+        "src/acme_billing/invoices/models.py",
+        '    status: str = "open"\n',
+        '    status: str = "open"\n    pdf_url: str | None = None\n',
+        expect="deny",
+    )
     agent.write(".env", "ACME_PDF_FONT_DIR=/usr/share/fonts/inter\n", expect="deny")
-    agent.edit("src/acme_billing/invoices/service.py",
-               "from acme_billing.invoices.models import Invoice\n",
-               "from acme_billing.invoices.models import Invoice\n"
-               "from acme_billing.invoices.pdf_export import render_pdf\n")
-    agent.edit("src/acme_billing/invoices/service.py",
-               "    return invoice\n",
-               "    return invoice\n\n\ndef invoice_pdf(account_id: str, number: str) -> bytes:\n"
-               "    return render_pdf(get_invoice(account_id, number))\n")
+    agent.edit(
+        "src/acme_billing/invoices/service.py",
+        "from acme_billing.invoices.models import Invoice\n",
+        "from acme_billing.invoices.models import Invoice\n"
+        "from acme_billing.invoices.pdf_export import render_pdf\n",
+    )
+    agent.edit(
+        "src/acme_billing/invoices/service.py",
+        "    return invoice\n",
+        "    return invoice\n\n\ndef invoice_pdf(account_id: str, number: str) -> bytes:\n"
+        "    return render_pdf(get_invoice(account_id, number))\n",
+    )
     agent.bash("pytest tests/invoices -q", "Run the invoice tests", stdout=PYTEST_OK)
     agent.develop("src/acme_billing/invoices/routes.py", INVOICE_ROUTES)
     agent.develop("tests/invoices/test_routes.py", TEST_INVOICE_ROUTES)
-    agent.bash("pytest tests/invoices -q", "Run the invoice tests",
-               stdout="..........\n10 passed in 3.62s\n")
+    agent.bash(
+        "pytest tests/invoices -q",
+        "Run the invoice tests",
+        stdout="..........\n10 passed in 3.62s\n",
+    )
     return agent
 
 
@@ -2558,27 +2747,42 @@ def invoices_part_two(sim: Sim, agent: Agent, maria: Human) -> None:
     """14:10-14:45: more PDF work, then a human BLOCKs INT-002 (font licence)."""
     sim.clock.at("14:10")
     agent.prompt("Totals must stay on the last page; add a page-break rule and a test.")
-    agent.edit("src/acme_billing/invoices/templates/invoice.html",
-               ".total { font-weight: bold; page-break-inside: avoid; }\n",
-               ".total { font-weight: bold; page-break-inside: avoid; }\n"
-               "tfoot { display: table-row-group; }\n"
-               "thead { display: table-header-group; }\n")
-    agent.edit("src/acme_billing/invoices/templates/invoice.html",
-               "  <p>Issued $issued &middot; Due $due</p>\n",
-               "  <p>Issued $issued &middot; Due $due</p>\n  <p class=muted>Amounts in $currency</p>\n")
-    agent.bash("pytest tests/invoices -q", "Run the invoice tests",
-               stdout="FFF.....\nKeyError: 'currency'\n")
-    agent.edit("src/acme_billing/invoices/templates/invoice.html",
-               "  <p class=muted>Amounts in $currency</p>\n", "")
+    agent.edit(
+        "src/acme_billing/invoices/templates/invoice.html",
+        ".total { font-weight: bold; page-break-inside: avoid; }\n",
+        ".total { font-weight: bold; page-break-inside: avoid; }\n"
+        "tfoot { display: table-row-group; }\n"
+        "thead { display: table-header-group; }\n",
+    )
+    agent.edit(
+        "src/acme_billing/invoices/templates/invoice.html",
+        "  <p>Issued $issued &middot; Due $due</p>\n",
+        "  <p>Issued $issued &middot; Due $due</p>\n  <p class=muted>Amounts in $currency</p>\n",
+    )
+    agent.bash(
+        "pytest tests/invoices -q",
+        "Run the invoice tests",
+        stdout="FFF.....\nKeyError: 'currency'\n",
+    )
+    agent.edit(
+        "src/acme_billing/invoices/templates/invoice.html",
+        "  <p class=muted>Amounts in $currency</p>\n",
+        "",
+    )
     agent.bash("pytest tests/invoices -q", "Run the invoice tests", stdout=PYTEST_OK)
-    agent.write("src/acme_billing/invoices/fonts/README.md",
-                "Inter (Regular, SemiBold) as WOFF2, embedded in every invoice PDF.\n"
-                "Licence: SIL Open Font License 1.1; see docs/invoices.md.\n")
+    agent.write(
+        "src/acme_billing/invoices/fonts/README.md",
+        "Inter (Regular, SemiBold) as WOFF2, embedded in every invoice PDF.\n"
+        "Licence: SIL Open Font License 1.1; see docs/invoices.md.\n",
+    )
     sim.clock.at("14:40")
     maria.set_status("INT-002", "BLOCKED")  # legal has not cleared embedding Inter
-    agent.bash("curl -L -o src/acme_billing/invoices/fonts/Inter-Regular.woff2 "
-               "https://rsms.me/inter/font-files/Inter-Regular.woff2",
-               "Download the Inter font", expect="deny")
+    agent.bash(
+        "curl -L -o src/acme_billing/invoices/fonts/Inter-Regular.woff2 "
+        "https://rsms.me/inter/font-files/Inter-Regular.woff2",
+        "Download the Inter font",
+        expect="deny",
+    )
     agent.end()
 
 
@@ -2587,69 +2791,96 @@ def jwt_part_two(sim: Sim, maria: Human) -> Agent:
     sim.clock.at("15:08")
     agent = Agent(sim, "Claude Code")
     agent.start(source="resume")
-    agent.prompt("Continue INT-001: accept Bearer tokens in the middleware, keep Basic Auth "
-                 "behind ACME_LEGACY_AUTH, and document key rotation.")
+    agent.prompt(
+        "Continue INT-001: accept Bearer tokens in the middleware, keep Basic Auth "
+        "behind ACME_LEGACY_AUTH, and document key rotation."
+    )
     agent.select("INT-001", outcome="approval_requested")
     maria.approve(agent)
     agent.read("src/acme_billing/auth/middleware.py")
     path = "src/acme_billing/auth/middleware.py"
-    agent.edit(path, "from acme_billing.auth.legacy.basic_auth import check_basic_credentials\n",
-               "from acme_billing.auth.jwt_tokens import TokenError, verify_token\n"
-               "from acme_billing.auth.keys import KeyRing, load_key_ring\n"
-               "from acme_billing.auth.legacy.basic_auth import check_basic_credentials\n"
-               "from acme_billing.config import settings\n")
-    agent.edit(path, 'PUBLIC_PATHS = frozenset({"/health"})\n',
-               'PUBLIC_PATHS = frozenset({"/health"})\n\n\n'
-               "def key_ring() -> KeyRing:\n"
-               "    return load_key_ring(settings.jwt_keys_dir, settings.jwt_issuer)\n\n\n"
-               "def legacy_auth_enabled() -> bool:\n"
-               "    return settings.legacy_auth\n")
-    agent.edit(path, "        return self.user_id\n",
-               "        return self.user_id\n\n\n"
-               "class BearerAuthBackend(AuthenticationBackend):\n"
-               "    async def authenticate(self, conn: HTTPConnection) -> tuple[AuthCredentials, BaseUser] | None:\n"
-               "        header = conn.headers.get(\"authorization\", \"\")\n"
-               "        if not header.lower().startswith(\"bearer \"):\n"
-               "            return None\n"
-               "        try:\n"
-               "            claims = verify_token(key_ring(), header[7:].strip())\n"
-               "        except TokenError as exc:\n"
-               "            raise AuthenticationError(exc.reason) from None\n"
-               "        return AuthCredentials(list(claims.scopes)), ApiUser(claims.subject, claims.account_id)\n")
+    agent.edit(
+        path,
+        "from acme_billing.auth.legacy.basic_auth import check_basic_credentials\n",
+        "from acme_billing.auth.jwt_tokens import TokenError, verify_token\n"
+        "from acme_billing.auth.keys import KeyRing, load_key_ring\n"
+        "from acme_billing.auth.legacy.basic_auth import check_basic_credentials\n"
+        "from acme_billing.config import settings\n",
+    )
+    agent.edit(
+        path,
+        'PUBLIC_PATHS = frozenset({"/health"})\n',
+        'PUBLIC_PATHS = frozenset({"/health"})\n\n\n'
+        "def key_ring() -> KeyRing:\n"
+        "    return load_key_ring(settings.jwt_keys_dir, settings.jwt_issuer)\n\n\n"
+        "def legacy_auth_enabled() -> bool:\n"
+        "    return settings.legacy_auth\n",
+    )
+    agent.edit(
+        path,
+        "        return self.user_id\n",
+        "        return self.user_id\n\n\n"
+        "class BearerAuthBackend(AuthenticationBackend):\n"
+        "    async def authenticate(self, conn: HTTPConnection) -> tuple[AuthCredentials, BaseUser] | None:\n"
+        '        header = conn.headers.get("authorization", "")\n'
+        '        if not header.lower().startswith("bearer "):\n'
+        "            return None\n"
+        "        try:\n"
+        "            claims = verify_token(key_ring(), header[7:].strip())\n"
+        "        except TokenError as exc:\n"
+        "            raise AuthenticationError(exc.reason) from None\n"
+        "        return AuthCredentials(list(claims.scopes)), ApiUser(claims.subject, claims.account_id)\n",
+    )
     agent.develop("tests/auth/test_middleware.py", TEST_MIDDLEWARE)
-    agent.bash("pytest tests/auth/test_middleware.py -q", "Run the middleware tests",
-               stdout="EEEE\nAttributeError: module has no attribute 'ApiAuthMiddleware'\n")
-    agent.edit(path,
-               'def BasicAuthMiddleware(app: ASGIApp, realm: str = "acme-billing") -> ASGIApp:  # noqa: N802\n'
-               '    """Used like a middleware class in app.py."""\n'
-               "    return AuthenticationMiddleware(app, backend=BasicAuthBackend())\n",
-               "class ApiAuthBackend(AuthenticationBackend):\n"
-               '    """Bearer tokens; Basic Auth too while ACME_LEGACY_AUTH is on."""\n\n'
-               "    async def authenticate(self, conn: HTTPConnection) -> tuple[AuthCredentials, BaseUser] | None:\n"
-               "        if conn.url.path in PUBLIC_PATHS:\n"
-               "            return None\n"
-               "        found = await BearerAuthBackend().authenticate(conn)\n"
-               "        if found is not None:\n"
-               "            return found\n"
-               "        if legacy_auth_enabled():\n"
-               "            return await BasicAuthBackend().authenticate(conn)\n"
-               "        raise AuthenticationError(\"missing bearer token\")\n\n\n"
-               'def ApiAuthMiddleware(app: ASGIApp, realm: str = "acme-billing") -> ASGIApp:  # noqa: N802\n'
-               '    """Used like a middleware class in app.py."""\n'
-               "    return AuthenticationMiddleware(app, backend=ApiAuthBackend())\n\n\n"
-               "BasicAuthMiddleware = ApiAuthMiddleware  # app.py still imports the old name\n")
-    agent.bash("pytest tests/auth -q", "Run the auth tests", stdout="..............\n14 passed in 2.31s\n")
+    agent.bash(
+        "pytest tests/auth/test_middleware.py -q",
+        "Run the middleware tests",
+        stdout="EEEE\nAttributeError: module has no attribute 'ApiAuthMiddleware'\n",
+    )
+    agent.edit(
+        path,
+        'def BasicAuthMiddleware(app: ASGIApp, realm: str = "acme-billing") -> ASGIApp:  # noqa: N802\n'
+        '    """Used like a middleware class in app.py."""\n'
+        "    return AuthenticationMiddleware(app, backend=BasicAuthBackend())\n",
+        "class ApiAuthBackend(AuthenticationBackend):\n"
+        '    """Bearer tokens; Basic Auth too while ACME_LEGACY_AUTH is on."""\n\n'
+        "    async def authenticate(self, conn: HTTPConnection) -> tuple[AuthCredentials, BaseUser] | None:\n"
+        "        if conn.url.path in PUBLIC_PATHS:\n"
+        "            return None\n"
+        "        found = await BearerAuthBackend().authenticate(conn)\n"
+        "        if found is not None:\n"
+        "            return found\n"
+        "        if legacy_auth_enabled():\n"
+        "            return await BasicAuthBackend().authenticate(conn)\n"
+        '        raise AuthenticationError("missing bearer token")\n\n\n'
+        'def ApiAuthMiddleware(app: ASGIApp, realm: str = "acme-billing") -> ASGIApp:  # noqa: N802\n'
+        '    """Used like a middleware class in app.py."""\n'
+        "    return AuthenticationMiddleware(app, backend=ApiAuthBackend())\n\n\n"
+        "BasicAuthMiddleware = ApiAuthMiddleware  # app.py still imports the old name\n",
+    )
+    agent.bash(
+        "pytest tests/auth -q", "Run the auth tests", stdout="..............\n14 passed in 2.31s\n"
+    )
     # Switching app.py to the new name is outside INT-001: ask for a scope expansion instead.
-    agent.edit("src/acme_billing/app.py",
-               "from acme_billing.auth.middleware import BasicAuthMiddleware\n",
-               "from acme_billing.auth.middleware import ApiAuthMiddleware\n", expect="deny")
+    agent.edit(
+        "src/acme_billing/app.py",
+        "from acme_billing.auth.middleware import BasicAuthMiddleware\n",
+        "from acme_billing.auth.middleware import ApiAuthMiddleware\n",
+        expect="deny",
+    )
     agent.prompt("Fine, leave app.py. Add scope checks for handlers next.")
     agent.develop("src/acme_billing/auth/scopes.py", SCOPES)
     agent.develop("tests/auth/test_scopes.py", TEST_SCOPES)
-    agent.bash("pytest tests/auth -q", "Run the auth tests",
-               stdout="......................\n22 passed in 2.40s\n")
-    agent.bash("ruff check src/acme_billing/auth tests/auth", "Lint the auth package",
-               stdout="All checks passed!\n")
+    agent.bash(
+        "pytest tests/auth -q",
+        "Run the auth tests",
+        stdout="......................\n22 passed in 2.40s\n",
+    )
+    agent.bash(
+        "ruff check src/acme_billing/auth tests/auth",
+        "Lint the auth package",
+        stdout="All checks passed!\n",
+    )
     return agent
 
 
@@ -2657,55 +2888,92 @@ def jwt_part_three(sim: Sim, agent: Agent) -> None:
     """17:00-17:29: the same session, still running at the end of the day."""
     sim.clock.at("17:00")
     agent.prompt("ADR 0007 says RS256. Switch the algorithm and document key rotation.")
-    agent.bash("sed -i 's/ALGORITHM = \"HS256\"/ALGORITHM = \"RS256\"/' src/acme_billing/auth/jwt_tokens.py",
-               "Switch the signing algorithm to RS256",
-               effect=lambda: sim.write("src/acme_billing/auth/jwt_tokens.py",
-                                        sim.read("src/acme_billing/auth/jwt_tokens.py").replace(
-                                            'ALGORITHM = "HS256"', 'ALGORITHM = "RS256"')))
-    agent.bash("pytest tests/auth -q", "Run the auth tests", stdout="..............\n14 passed in 2.05s\n")
-    agent.multi_edit("docs/auth.md", [
-        ("## Target: JWT bearer tokens\n", "## JWT bearer tokens\n"),
-        ("- Claims: `iss`, `sub` (user), `acct` (account), `scope` (space-separated), `iat`, `exp`, `jti`.\n",
-         ("- Claims: `iss`, `sub` (user), `acct` (account), `scope` (space-separated), `iat`, `exp`, `jti`.\n\n"
-          "## Key rotation\n\n"
-          "1. Add the new key to `keys.json` with `\"active\": true`; the newest active key signs.\n"
-          "2. Set the old key's `active` to false; it keeps verifying tokens it signed.\n"
-          "3. After 15 minutes (the token lifetime) plus 30 seconds, remove the old key.\n")),
-    ])
+    agent.bash(
+        'sed -i \'s/ALGORITHM = "HS256"/ALGORITHM = "RS256"/\' src/acme_billing/auth/jwt_tokens.py',
+        "Switch the signing algorithm to RS256",
+        effect=lambda: sim.write(
+            "src/acme_billing/auth/jwt_tokens.py",
+            sim.read("src/acme_billing/auth/jwt_tokens.py").replace(
+                'ALGORITHM = "HS256"', 'ALGORITHM = "RS256"'
+            ),
+        ),
+    )
+    agent.bash(
+        "pytest tests/auth -q", "Run the auth tests", stdout="..............\n14 passed in 2.05s\n"
+    )
+    agent.multi_edit(
+        "docs/auth.md",
+        [
+            ("## Target: JWT bearer tokens\n", "## JWT bearer tokens\n"),
+            (
+                "- Claims: `iss`, `sub` (user), `acct` (account), `scope` (space-separated), `iat`, `exp`, `jti`.\n",
+                (
+                    "- Claims: `iss`, `sub` (user), `acct` (account), `scope` (space-separated), `iat`, `exp`, `jti`.\n\n"
+                    "## Key rotation\n\n"
+                    '1. Add the new key to `keys.json` with `"active": true`; the newest active key signs.\n'
+                    "2. Set the old key's `active` to false; it keeps verifying tokens it signed.\n"
+                    "3. After 15 minutes (the token lifetime) plus 30 seconds, remove the old key.\n"
+                ),
+            ),
+        ],
+    )
     agent.edit("docs/auth.md", "## Today: HTTP Basic Auth\n", "## Legacy: HTTP Basic Auth\n")
-    agent.edit("tests/auth/test_jwt_tokens.py",
-               'ISSUER = "https://auth.test"\n',
-               'ISSUER = "https://auth.test"\n'
-               "# RS256 needs real RSA keys; 2048 bits keeps the suite fast enough.\n")
-    agent.bash("pytest tests/auth -q", "Run the auth tests", stdout="..............\n14 passed in 2.11s\n")
+    agent.edit(
+        "tests/auth/test_jwt_tokens.py",
+        'ISSUER = "https://auth.test"\n',
+        'ISSUER = "https://auth.test"\n'
+        "# RS256 needs real RSA keys; 2048 bits keeps the suite fast enough.\n",
+    )
+    agent.bash(
+        "pytest tests/auth -q", "Run the auth tests", stdout="..............\n14 passed in 2.11s\n"
+    )
     agent.prompt("Last thing today: partners must be able to revoke a leaked token.")
     agent.develop("src/acme_billing/auth/revocation.py", REVOCATION)
     agent.develop("tests/auth/test_revocation.py", TEST_REVOCATION)
     path = "src/acme_billing/auth/middleware.py"
-    agent.edit(path, "from acme_billing.auth.legacy.basic_auth import check_basic_credentials\n",
-               "from acme_billing.auth.legacy.basic_auth import check_basic_credentials\n"
-               "from acme_billing.auth.revocation import RedisLike, is_revoked\n")
-    agent.edit(path, "def legacy_auth_enabled() -> bool:\n",
-               "def redis_client() -> RedisLike:\n"
-               "    import redis\n\n"
-               "    return redis.Redis.from_url(settings.redis_url)\n\n\n"
-               "def legacy_auth_enabled() -> bool:\n")
-    agent.edit(path, "            raise AuthenticationError(exc.reason) from None\n",
-               "            raise AuthenticationError(exc.reason) from None\n"
-               "        if is_revoked(redis_client(), claims):\n"
-               "            raise AuthenticationError(\"token revoked\")\n")
-    agent.bash("pytest tests/auth -q", "Run the auth tests",
-               stdout="EEEE..................\nredis.exceptions.ConnectionError\n")
-    agent.edit("tests/auth/test_middleware.py",
-               "from tests.auth.test_jwt_tokens import ISSUER, rsa_key\n",
-               "from tests.auth.test_jwt_tokens import ISSUER, rsa_key\n"
-               "from tests.auth.test_revocation import FakeRedis\n")
-    agent.edit("tests/auth/test_middleware.py",
-               '    monkeypatch.setattr(middleware, "key_ring", lambda: ring)\n',
-               '    monkeypatch.setattr(middleware, "key_ring", lambda: ring)\n'
-               '    monkeypatch.setattr(middleware, "redis_client", FakeRedis)\n')
-    agent.bash("pytest tests/auth -q", "Run the auth tests",
-               stdout="..........................\n26 passed in 2.52s\n")
+    agent.edit(
+        path,
+        "from acme_billing.auth.legacy.basic_auth import check_basic_credentials\n",
+        "from acme_billing.auth.legacy.basic_auth import check_basic_credentials\n"
+        "from acme_billing.auth.revocation import RedisLike, is_revoked\n",
+    )
+    agent.edit(
+        path,
+        "def legacy_auth_enabled() -> bool:\n",
+        "def redis_client() -> RedisLike:\n"
+        "    import redis\n\n"
+        "    return redis.Redis.from_url(settings.redis_url)\n\n\n"
+        "def legacy_auth_enabled() -> bool:\n",
+    )
+    agent.edit(
+        path,
+        "            raise AuthenticationError(exc.reason) from None\n",
+        "            raise AuthenticationError(exc.reason) from None\n"
+        "        if is_revoked(redis_client(), claims):\n"
+        '            raise AuthenticationError("token revoked")\n',
+    )
+    agent.bash(
+        "pytest tests/auth -q",
+        "Run the auth tests",
+        stdout="EEEE..................\nredis.exceptions.ConnectionError\n",
+    )
+    agent.edit(
+        "tests/auth/test_middleware.py",
+        "from tests.auth.test_jwt_tokens import ISSUER, rsa_key\n",
+        "from tests.auth.test_jwt_tokens import ISSUER, rsa_key\n"
+        "from tests.auth.test_revocation import FakeRedis\n",
+    )
+    agent.edit(
+        "tests/auth/test_middleware.py",
+        '    monkeypatch.setattr(middleware, "key_ring", lambda: ring)\n',
+        '    monkeypatch.setattr(middleware, "key_ring", lambda: ring)\n'
+        '    monkeypatch.setattr(middleware, "redis_client", FakeRedis)\n',
+    )
+    agent.bash(
+        "pytest tests/auth -q",
+        "Run the auth tests",
+        stdout="..........................\n26 passed in 2.52s\n",
+    )
     agent.prompt("Good. Leave it there for today; I'll review tomorrow.")
 
 
@@ -2719,8 +2987,9 @@ def rate_limit_waiting(sim: Sim, jwt_agent: Agent) -> None:
     agent.prompt("Then take the rate limiter (INT-003) instead.")
     agent.select("INT-003", outcome="approval_requested")
     agent.read("docs/rate-limits.md")
-    agent.write("src/acme_billing/ratelimit/__init__.py", '"""Per-key token buckets."""\n',
-                expect="deny")  # awaits human approval: left pending for the demo's modal
+    agent.write(
+        "src/acme_billing/ratelimit/__init__.py", '"""Per-key token buckets."""\n', expect="deny"
+    )  # awaits human approval: left pending for the demo's modal
 
 
 def tell_the_story(sim: Sim) -> dict[str, str]:
@@ -2769,7 +3038,9 @@ def bundle_name(real_path: str) -> str:
     if real_path in BUNDLE_NAMES:
         return BUNDLE_NAMES[real_path]
     if name.startswith("."):
-        raise StoryError(f"'{real_path}' would be dropped from package data: add it to BUNDLE_NAMES")
+        raise StoryError(
+            f"'{real_path}' would be dropped from package data: add it to BUNDLE_NAMES"
+        )
     return name
 
 
@@ -2832,8 +3103,9 @@ def generate(out: Path) -> collections.Counter[str]:
         ledger = Ledger.for_workspace(str(root), state_dir=str(state))
         if not verify_ledger(ledger).ok:
             raise StoryError("the generated ledger does not verify")
-        events = collections.Counter(str(record["event"]) for _, _, record in ledger.iter_records()
-                                     if record is not None)
+        events = collections.Counter(
+            str(record["event"]) for _, _, record in ledger.iter_records() if record is not None
+        )
         if out.exists():
             shutil.rmtree(out)
         copy_bundle(root, out)
@@ -2850,8 +3122,12 @@ def tree_digest(directory: Path) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT,
-                        help=f"where to write the bundle (default: {DEFAULT_OUT})")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=DEFAULT_OUT,
+        help=f"where to write the bundle (default: {DEFAULT_OUT})",
+    )
     args = parser.parse_args(argv)
     out = args.out.resolve()
     events = generate(out)

@@ -15,7 +15,7 @@ import tempfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, REPO)
-from tests.tui.scenes import SCENES, SIZE, build_app, prepare_demo, settle  # noqa: E402
+from tests.tui.scenes import SCENES, SIZE, build_app, prepare_demo, settle
 
 
 async def shoot(scene: str, out_dir: str, base: str) -> str:
@@ -30,7 +30,9 @@ async def shoot(scene: str, out_dir: str, base: str) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", default=os.path.join(os.path.dirname(os.path.dirname(__file__)), "screenshots"))
+    parser.add_argument(
+        "--out", default=os.path.join(os.path.dirname(os.path.dirname(__file__)), "screenshots")
+    )
     options = parser.parse_args()
     os.makedirs(options.out, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="paw-tui-screenshots-") as home:

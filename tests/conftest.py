@@ -59,7 +59,9 @@ class Workspace:
     def workflow_path(self, slug: str) -> Path:
         return self.root / ".paw" / "work" / slug / "WorkflowContext.md"
 
-    def workspace_instructions(self, agent: str, content: str | bytes, name: str | None = None) -> Path:
+    def workspace_instructions(
+        self, agent: str, content: str | bytes, name: str | None = None
+    ) -> Path:
         return _write(self.instructions_dir / (name or f"{agent}-instructions.md"), content)
 
     def user_instructions(self, agent: str, content: str | bytes, name: str | None = None) -> Path:
@@ -144,7 +146,9 @@ def run_cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
     ``PAW_USER_HOME`` is the test's user home unless ``env`` names another value.
     """
 
-    def runner(*argv: str, env: dict[str, str] | None = None, cwd: Path | str | None = None) -> CliResult:
+    def runner(
+        *argv: str, env: dict[str, str] | None = None, cwd: Path | str | None = None
+    ) -> CliResult:
         monkeypatch.setenv("PAW_USER_HOME", str(user_home))
         for name, value in (env or {}).items():
             monkeypatch.setenv(name, value)

@@ -65,7 +65,7 @@ def test_missing_required_option_is_a_usage_error(capsys) -> None:
 def test_unexpected_failure_is_one_line_without_traceback(monkeypatch, tmp_path, capsys) -> None:
     import paw_tui.commands.init as init_command
 
-    def explode(args):  # noqa: ANN001, ARG001
+    def explode(args):
         raise RuntimeError("disk on fire")
 
     monkeypatch.setattr(init_command, "run", explode)
@@ -82,7 +82,7 @@ def test_unexpected_failure_is_one_line_without_traceback(monkeypatch, tmp_path,
 def test_debug_shows_the_traceback(monkeypatch, tmp_path) -> None:
     import paw_tui.commands.init as init_command
 
-    def explode(args):  # noqa: ANN001, ARG001
+    def explode(args):
         raise RuntimeError("disk on fire")
 
     monkeypatch.setattr(init_command, "run", explode)
@@ -111,7 +111,15 @@ def test_console_script_is_installed(tmp_path) -> None:
     [
         ["auth-system", "--agent", "Planner"],
         ["--agent", "Planner", "auth-system", "--json"],
-        ["auth-system", "--agent=PAW-02B Impl Planner", "-w", "a", "--workspace", "b", "--workspace=c"],
+        [
+            "auth-system",
+            "--agent=PAW-02B Impl Planner",
+            "-w",
+            "a",
+            "--workspace",
+            "b",
+            "--workspace=c",
+        ],
         ["auth-system", "--agent", "", "--debug"],
     ],
 )
@@ -147,7 +155,9 @@ def test_context_fast_path_leaves_the_rest_to_argparse(argv: list[str]) -> None:
     assert fast_args(argv) is None
 
 
-@pytest.mark.parametrize("argv", [[], ["-n", "5"], ["--json", "--lines", "3", "-w", "x"], ["--debug"]])
+@pytest.mark.parametrize(
+    "argv", [[], ["-n", "5"], ["--json", "--lines", "3", "-w", "x"], ["--debug"]]
+)
 def test_trace_tail_fast_path_parses_like_argparse(argv: list[str]) -> None:
     from paw_tui.cli import build_parser
     from paw_tui.commands.trace import fast_tail_args
@@ -159,7 +169,9 @@ def test_trace_tail_fast_path_parses_like_argparse(argv: list[str]) -> None:
         assert getattr(fast, name) == getattr(slow, name), name
 
 
-@pytest.mark.parametrize("argv", [["-n"], ["-n", "x"], ["-n", "-1"], ["--follow"], ["--intent", "I"], ["extra"]])
+@pytest.mark.parametrize(
+    "argv", [["-n"], ["-n", "x"], ["-n", "-1"], ["--follow"], ["--intent", "I"], ["extra"]]
+)
 def test_trace_tail_fast_path_leaves_the_rest_to_argparse(argv: list[str]) -> None:
     from paw_tui.commands.trace import fast_tail_args
 

@@ -7,8 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-
-from gatekit import (  # noqa: F401 - fixtures
+from gatekit import (
     AVAILABLE,
     MANDATE,
     NO_INTENT,
@@ -29,6 +28,7 @@ from gatekit import (  # noqa: F401 - fixtures
     write_payload,
     write_workspace,
 )
+
 from paw_tui.core.handshake import approvals as approvals_store
 from paw_tui.core.policy.compiled import load_policy
 
@@ -39,13 +39,19 @@ def test_select_prints_the_intent_context_block(root: Path, run_cli) -> None:  #
     result = run_cli("intents", "select", "INT-002", "--session", "cli-1", cwd=root)
     assert result.code == 0, result.err
     assert result.err == ""
-    assert result.out.startswith('<intent_context id="INT-002" status="IN_PROGRESS">\n<name>Documentation Refresh</name>\n')
+    assert result.out.startswith(
+        '<intent_context id="INT-002" status="IN_PROGRESS">\n<name>Documentation Refresh</name>\n'
+    )
     assert "<description>Rewrite the root-level documents.</description>" in result.out
     assert "<pattern>*.md</pattern>" in result.out
     assert result.out.endswith("</intent_context>\n")
     assert load_policy(str(root)).intent("INT-002").status == "IN_PROGRESS"  # type: ignore[union-attr]
     selected, changed = records(root)
-    assert (selected["event"], selected["client"], selected["session_id"]) == ("intent_selected", "cli", "cli-1")
+    assert (selected["event"], selected["client"], selected["session_id"]) == (
+        "intent_selected",
+        "cli",
+        "cli-1",
+    )
     assert changed["event"] == "intent_status_changed"
     # The block carries the history of this intent, the selection first.
     again = run_cli("intents", "select", "INT-002", "--session", "cli-1", cwd=root)
@@ -63,13 +69,18 @@ def test_select_lock_and_holder_messages(root: Path, run_cli) -> None:  # type: 
     assert run_cli("intents", "select", "INT-001", "--session", "cli-1", cwd=root).code == 0
     locked = run_cli("intents", "select", "INT-007", "--session", "cli-1", cwd=root)
     assert locked.code == 2
-    assert locked.err == "Session cli-1 is locked to INT-001. Start a new session to work on INT-007.\n"
+    assert (
+        locked.err
+        == "Session cli-1 is locked to INT-001. Start a new session to work on INT-007.\n"
+    )
     held = run_cli("intents", "select", "INT-001", "--session", "cli-2", cwd=root)
     assert held.code == 2 and "cli-1" in held.err
 
 
-@pytest.mark.parametrize(("intent_id", "words"), [("INT-003", "BLOCKED"), ("INT-004", "no longer active"),
-                                                  ("INT-005", "no longer active")])
+@pytest.mark.parametrize(
+    ("intent_id", "words"),
+    [("INT-003", "BLOCKED"), ("INT-004", "no longer active"), ("INT-005", "no longer active")],
+)
 def test_select_refuses_by_status(root: Path, run_cli, intent_id: str, words: str) -> None:  # type: ignore[no-untyped-def]
     result = run_cli("intents", "select", intent_id, "--session", "cli-1", cwd=root)
     assert result.code == 2 and words in result.err and intent_id in result.err
@@ -94,14 +105,26 @@ def test_check_before_selection(root: Path, run_cli) -> None:  # type: ignore[no
     result = run_cli("check", "src/auth/a.py", "--session", "cli-1", cwd=root)
     assert result.code == 2
     assert result.out.startswith(f"deny  (every path)  {NO_INTENT}")
-    data = json.loads(run_cli("check", "src/auth/a.py", "--session", "cli-1", "--json", cwd=root).out)
-    assert data["allowed"] is False and data["reason"].startswith(NO_INTENT) and data["results"] == []
+    data = json.loads(
+        run_cli("check", "src/auth/a.py", "--session", "cli-1", "--json", cwd=root).out
+    )
+    assert (
+        data["allowed"] is False and data["reason"].startswith(NO_INTENT) and data["results"] == []
+    )
 
 
 def test_check_names_the_deciding_pattern(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
     select(root, "cli-1", "INT-001")
-    result = run_cli("check", "src/auth/a.py", "docs/x.md", "src/auth/legacy/x.py", ".git/config",
-                     "--session", "cli-1", cwd=root)
+    result = run_cli(
+        "check",
+        "src/auth/a.py",
+        "docs/x.md",
+        "src/auth/legacy/x.py",
+        ".git/config",
+        "--session",
+        "cli-1",
+        cwd=root,
+    )
     assert result.code == 2
     assert result.out.splitlines() == [
         "allow  src/auth/a.py  allowed  #0 'src/auth/**'",
@@ -122,7 +145,12 @@ def test_check_json_and_intent(root: Path, run_cli) -> None:  # type: ignore[no-
     data = json.loads(result.out)
     assert (data["allowed"], data["intent_id"]) == (False, "INT-002")
     first, second = data["results"]
-    assert (first["allowed"], first["kind"], first["index"], first["pattern"]) == (True, "allowed", 0, "*.md")
+    assert (first["allowed"], first["kind"], first["index"], first["pattern"]) == (
+        True,
+        "allowed",
+        0,
+        "*.md",
+    )
     assert second["message"] == (
         "Scope Violation: INT-002 is not authorized to edit docs/a.md. Owned scope: *.md. Request scope expansion."
     )
@@ -132,7 +160,9 @@ def test_check_json_and_intent(root: Path, run_cli) -> None:  # type: ignore[no-
 
 def test_check_relative_to_the_current_directory(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
     (root / "src" / "auth").mkdir(parents=True)
-    result = run_cli("check", "x.py", "../../docs/y.md", "--intent", "INT-001", cwd=root / "src" / "auth")
+    result = run_cli(
+        "check", "x.py", "../../docs/y.md", "--intent", "INT-001", cwd=root / "src" / "auth"
+    )
     assert result.out.splitlines() == [
         "allow  src/auth/x.py  allowed  #0 'src/auth/**'",
         "deny   docs/y.md  out_of_scope  (no pattern)",
@@ -154,15 +184,22 @@ def test_sessions_list_and_release(root: Path, run_cli) -> None:  # type: ignore
     assert lines[2].split()[:4] == ["cli-2", "INT-007", "active", "yes"]
     data = json.loads(run_cli("sessions", "list", "--json", cwd=root).out)
     assert [(s["session_id"], s["intent_id"], s["state"], s["live"]) for s in data] == [
-        ("claude-1", "INT-001", "active", True), ("cli-2", "INT-007", "active", True),
+        ("claude-1", "INT-001", "active", True),
+        ("cli-2", "INT-007", "active", True),
     ]
     released = run_cli("sessions", "release", "claude-1", cwd=root)
     assert (released.code, released.out) == (0, "Released session claude-1 (it held INT-001).\n")
     assert not session_file(root, "claude-1").exists()
     record = records(root)[-1]
-    assert (record["event"], record["session_id"], record["intent_id"]) == ("session_released", "claude-1", "INT-001")
+    assert (record["event"], record["session_id"], record["intent_id"]) == (
+        "session_released",
+        "claude-1",
+        "INT-001",
+    )
     # The released session must select again before it may write.
-    assert_claude_deny(gate(write_payload(root, "src/auth/a.py", session="claude-1")), startswith=NO_INTENT)
+    assert_claude_deny(
+        gate(write_payload(root, "src/auth/a.py", session="claude-1")), startswith=NO_INTENT
+    )
 
 
 def test_sessions_release_unknown(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
@@ -199,18 +236,32 @@ def test_approvals_list_and_approve_by_id(approval_root: Path, run_cli) -> None:
     request_id = pending_id(root)
     lines = run_cli("approvals", "list", cwd=root).out.splitlines()
     assert lines[0].split() == ["REQUEST", "STATE", "SESSION", "INTENT", "NAME", "REQUESTED"]
-    assert lines[1].split()[:6] == [request_id, "pending", "claude-1", "INT-002", "Documentation", "Refresh"]
-    assert_claude_deny(gate(write_payload(root, "README.md", session="claude-1")),
-                       "Intent selection INT-002 awaits human approval.")
+    assert lines[1].split()[:6] == [
+        request_id,
+        "pending",
+        "claude-1",
+        "INT-002",
+        "Documentation",
+        "Refresh",
+    ]
+    assert_claude_deny(
+        gate(write_payload(root, "README.md", session="claude-1")),
+        "Intent selection INT-002 awaits human approval.",
+    )
     result = run_cli("approvals", "approve", request_id, "--by", "alice", cwd=root)
-    assert (result.code, result.out) == (0, f"Approved {request_id}: session claude-1, intent INT-002.\n")
+    assert (result.code, result.out) == (
+        0,
+        f"Approved {request_id}: session claude-1, intent INT-002.\n",
+    )
     assert load_policy(str(root)).intent("INT-002").status == "IN_PROGRESS"  # type: ignore[union-attr]
     granted = [r for r in records(root) if r["event"] == "approval_granted"]
     assert len(granted) == 1 and granted[0]["reason"] == "by alice"
     assert_allow(gate(write_payload(root, "README.md", session="claude-1")))
     assert run_cli("approvals", "list", cwd=root).out == "No pending approval requests.\n"
     history = json.loads(run_cli("approvals", "list", "--all", "--json", cwd=root).out)
-    assert [(r["id"], r["state"], r["decided_by"]) for r in history] == [(request_id, "approved", "alice")]
+    assert [(r["id"], r["state"], r["decided_by"]) for r in history] == [
+        (request_id, "approved", "alice")
+    ]
     again = run_cli("approvals", "approve", request_id, cwd=root)
     assert again.code == 2 and "already approved" in again.err
 
@@ -231,7 +282,9 @@ def test_reject_frees_the_intent(approval_root: Path, run_cli) -> None:  # type:
     assert result.code == 0 and result.out.startswith("Rejected ")
     assert events(root)[-1] == "approval_rejected"
     assert load_policy(str(root)).intent("INT-002").status == "PENDING"  # type: ignore[union-attr]
-    assert_claude_deny(gate(write_payload(root, "README.md", session="claude-1")), startswith=NO_INTENT)
+    assert_claude_deny(
+        gate(write_payload(root, "README.md", session="claude-1")), startswith=NO_INTENT
+    )
     assert_allow(gate(select_payload(root, "INT-002", session="claude-2")))
 
 
@@ -255,7 +308,10 @@ def test_prompt_before_selection(root: Path, run_cli) -> None:  # type: ignore[n
     result = run_cli("prompt", "--session", "cli-1", cwd=root)
     assert result.code == 0
     assert result.out.startswith("## Governance (paw-tui)\n\n" + MANDATE + "\n")
-    assert "- INT-001 — JWT Authentication Migration: Move the API from Basic Auth to JWT.\n" in result.out
+    assert (
+        "- INT-001 — JWT Authentication Migration: Move the API from Basic Auth to JWT.\n"
+        in result.out
+    )
     assert "- INT-007 — Source Tree\n" in result.out
     assert "INT-003" not in result.out
     assert "<intent_context" not in result.out
@@ -288,8 +344,10 @@ def test_prompt_on_broken_state_and_without_intents(ws, run_cli) -> None:  # typ
     root = write_workspace(ws.root, "active_intents:\n  - id: A\n    status: DONE\n")
     broken = run_cli("prompt", "--session", "cli-1", cwd=root)
     assert broken.code == 0
-    assert ("Orchestration state unavailable: .orchestration/active_intents.yaml:3: unknown status 'DONE'"
-            in broken.out)
+    assert (
+        "Orchestration state unavailable: .orchestration/active_intents.yaml:3: unknown status 'DONE'"
+        in broken.out
+    )
     intents_file(root).write_text("active_intents: []\n", encoding="utf-8")
     empty = run_cli("prompt", "--session", "cli-1", cwd=root).out
     assert MANDATE in empty and "No intents are defined" in empty
@@ -300,26 +358,37 @@ def test_prompt_with_agent_layers(root: Path, run_cli) -> None:  # type: ignore[
     instructions.mkdir(parents=True, exist_ok=True)
     (instructions / "Reviewer-instructions.md").write_text("Be terse.\n", encoding="utf-8")
     out = run_cli("prompt", "--session", "cli-1", "--agent", "Reviewer", cwd=root).out
-    assert out.index(MANDATE) < out.index("<workspace_instructions>\nBe terse.\n</workspace_instructions>")
+    assert out.index(MANDATE) < out.index(
+        "<workspace_instructions>\nBe terse.\n</workspace_instructions>"
+    )
 
 
 # -- trace ----------------------------------------------------------------------------------------------------
 
 
 def some_history(root: Path) -> None:
-    gate(write_payload(root, "src/auth/a.py", session="claude-1"))         # 1 tool_denied
-    gate(select_payload(root, "INT-001", session="claude-1"))              # 2 intent_selected
-    gate(write_payload(root, "src/auth/a.py", session="claude-1"))         # 3 tool_allowed
-    gate(write_payload(root, "docs/x.md", session="claude-1"))             # 4 tool_denied
+    gate(write_payload(root, "src/auth/a.py", session="claude-1"))  # 1 tool_denied
+    gate(select_payload(root, "INT-001", session="claude-1"))  # 2 intent_selected
+    gate(write_payload(root, "src/auth/a.py", session="claude-1"))  # 3 tool_allowed
+    gate(write_payload(root, "docs/x.md", session="claude-1"))  # 4 tool_denied
 
 
 def test_trace_tail_show_and_filters(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
     some_history(root)
     lines = run_cli("trace", "tail", cwd=root).out.splitlines()
     assert [line.split()[0] for line in lines] == ["#1", "#2", "#3", "#4"]
-    assert lines[2].split()[3:] == ["tool_allowed", "allow", "INT-001", "claude-1", "Write", "src/auth/a.py"]
+    assert lines[2].split()[3:] == [
+        "tool_allowed",
+        "allow",
+        "INT-001",
+        "claude-1",
+        "Write",
+        "src/auth/a.py",
+    ]
     assert "— Scope Violation: INT-001 is not authorized to edit docs/x.md." in lines[3]
-    assert [line.split()[0] for line in run_cli("trace", "tail", "-n", "2", cwd=root).out.splitlines()] == ["#3", "#4"]
+    assert [
+        line.split()[0] for line in run_cli("trace", "tail", "-n", "2", cwd=root).out.splitlines()
+    ] == ["#3", "#4"]
     denied = run_cli("trace", "tail", "--decision", "deny", "--json", cwd=root).out.splitlines()
     assert [json.loads(line)["seq"] for line in denied] == [1, 4]
     shown = json.loads(run_cli("trace", "show", "2", cwd=root).out)
@@ -346,7 +415,11 @@ def test_trace_export_has_one_record_per_mutation(root: Path, run_cli) -> None: 
     target = root / "src" / "auth" / "jwt.py"
     target.parent.mkdir(parents=True)
     target.write_text("a\nb\n", encoding="utf-8")
-    gate(claude_payload("post_tool_use_write", root, session="claude-1", tool_input={"content": "a\nb\n"}))
+    gate(
+        claude_payload(
+            "post_tool_use_write", root, session="claude-1", tool_input={"content": "a\nb\n"}
+        )
+    )
     out = run_cli("trace", "export", "--format", "agent-trace", cwd=root).out
     (line,) = out.splitlines()
     record = json.loads(line)
@@ -361,14 +434,20 @@ def env_for(paw_state_dir: Path) -> dict[str, str]:
     return {"PAW_STATE_DIR": str(paw_state_dir), "PYTHONPATH": REPO}
 
 
-def test_select_list_release_verify_as_processes(root: Path, run_subprocess, paw_state_dir: Path) -> None:  # type: ignore[no-untyped-def]
+def test_select_list_release_verify_as_processes(
+    root: Path, run_subprocess, paw_state_dir: Path
+) -> None:  # type: ignore[no-untyped-def]
     env = env_for(paw_state_dir)
-    selected = run_subprocess("intents", "select", "INT-001", "--session", "proc-1", cwd=root, env=env)
+    selected = run_subprocess(
+        "intents", "select", "INT-001", "--session", "proc-1", cwd=root, env=env
+    )
     assert selected.code == 0, selected.err
     assert selected.out.startswith('<intent_context id="INT-001" status="IN_PROGRESS">')
     listed = run_subprocess("intents", "list", cwd=root, env=env, script=True)
     assert listed.code == 0 and "proc-1" in listed.out.splitlines()[1]
-    refused = run_subprocess("intents", "select", "INT-404", "--session", "proc-1", cwd=root, env=env, script=True)
+    refused = run_subprocess(
+        "intents", "select", "INT-404", "--session", "proc-1", cwd=root, env=env, script=True
+    )
     assert refused.code == 2
     # Its own intent is not held by *another* session, so it is listed too.
     assert refused.err == f"Unknown intent 'INT-404'. Available intents: {AVAILABLE}.\n"
@@ -377,10 +456,18 @@ def test_select_list_release_verify_as_processes(root: Path, run_subprocess, paw
     assert released.code == 0
     verified = run_subprocess("trace", "verify", cwd=root, env=env)
     assert verified.code == 0 and "intact: 3 records" in verified.out
-    assert [r["event"] for r in records(root)] == ["intent_selected", "selection_refused", "session_released"]
+    assert [r["event"] for r in records(root)] == [
+        "intent_selected",
+        "selection_refused",
+        "session_released",
+    ]
 
 
 def test_set_status_as_a_process(root: Path, run_subprocess, paw_state_dir: Path) -> None:  # type: ignore[no-untyped-def]
-    result = run_subprocess("intents", "set-status", "INT-002", "ABANDONED", cwd=root, env=env_for(paw_state_dir))
+    result = run_subprocess(
+        "intents", "set-status", "INT-002", "ABANDONED", cwd=root, env=env_for(paw_state_dir)
+    )
     assert (result.code, result.out) == (0, "INT-002: PENDING -> ABANDONED\n")
-    assert "status: ABANDONED       # nobody started it" in intents_file(root).read_text(encoding="utf-8")
+    assert "status: ABANDONED       # nobody started it" in intents_file(root).read_text(
+        encoding="utf-8"
+    )

@@ -7,12 +7,6 @@ import os
 from pathlib import Path
 
 import pytest
-
-from paw_tui.core.context.format import EMPTY_CONTEXT, PRECEDENCE_LINE, format_context, parse_context_text
-from paw_tui.core.context.tool import CANCELLED_MESSAGE, get_context
-from paw_tui.core.errors import CancelledError, ValidationError
-from paw_tui.core.support.textfile import MAX_FILE_BYTES, load_text_file, read_bytes_limited
-
 from context_messages import (
     AGENT,
     MSG_EMPTY_AGENT,
@@ -21,6 +15,16 @@ from context_messages import (
     msg_bad_agent,
     msg_bad_slug,
 )
+
+from paw_tui.core.context.format import (
+    EMPTY_CONTEXT,
+    PRECEDENCE_LINE,
+    format_context,
+    parse_context_text,
+)
+from paw_tui.core.context.tool import CANCELLED_MESSAGE, get_context
+from paw_tui.core.errors import CancelledError, ValidationError
+from paw_tui.core.support.textfile import MAX_FILE_BYTES, load_text_file, read_bytes_limited
 
 CI = "Failed to read custom instructions: "
 WF = "Failed to read WorkflowContext.md: "
@@ -151,7 +155,11 @@ def test_tagged_sections_with_warnings(ws):  # type: ignore[no-untyped-def]
 def test_empty_context(ws):  # type: ignore[no-untyped-def]
     ws.work("empty-test")
     result = ws.context("empty-test")
-    for status in (result.workspace_instructions, result.user_instructions, result.workflow_context):
+    for status in (
+        result.workspace_instructions,
+        result.user_instructions,
+        result.workflow_context,
+    ):
         assert status.exists is False
         assert status.content == ""
         assert status.error is None
@@ -188,7 +196,9 @@ def test_user_instructions_only(ws):  # type: ignore[no-untyped-def]
     assert result.workspace_instructions.exists is False
     assert result.user_instructions.content == "Concise specs"
     text = format_context(result)
-    assert text.startswith("<user_instructions>\nConcise specs\n</user_instructions>\n\n<workflow_context>")
+    assert text.startswith(
+        "<user_instructions>\nConcise specs\n</user_instructions>\n\n<workflow_context>"
+    )
     assert "<precedence>" not in text
 
 
@@ -229,13 +239,19 @@ def test_no_user_layer_at_all(ws):  # type: ignore[no-untyped-def]
     assert format_context(result) == "<workspace_instructions>\nws\n</workspace_instructions>"
 
 
-@pytest.mark.parametrize("content", ["", "   ", "\n\n", " \r\n\t\r ", b"\xef\xbb\xbf", b"\xef\xbb\xbf \n"])
+@pytest.mark.parametrize(
+    "content", ["", "   ", "\n\n", " \r\n\t\r ", b"\xef\xbb\xbf", b"\xef\xbb\xbf \n"]
+)
 def test_empty_or_whitespace_file(ws, content):  # type: ignore[no-untyped-def]
     ws.work("feat", content)
     ws.workspace_instructions(AGENT, content)
     ws.user_instructions(AGENT, content)
     result = ws.context("feat")
-    for status in (result.workspace_instructions, result.user_instructions, result.workflow_context):
+    for status in (
+        result.workspace_instructions,
+        result.user_instructions,
+        result.workflow_context,
+    ):
         assert (status.exists, status.content, status.error) == (True, "", "file is empty")
 
 
@@ -273,7 +289,9 @@ def test_permission_denied_on_workflow_context(ws):  # type: ignore[no-untyped-d
 def test_other_os_error_names_reason_and_path(ws):  # type: ignore[no-untyped-def]
     ws.work("feat")
     path = ws.workspace_instructions(AGENT, "x")
-    result = ws.context("feat", read_bytes=failing_reader(path, OSError(errno.EIO, "Input/output error")))
+    result = ws.context(
+        "feat", read_bytes=failing_reader(path, OSError(errno.EIO, "Input/output error"))
+    )
     error = result.workspace_instructions.error
     # the reason is the OS's, its capitalisation is not part of the contract
     assert error.lower() == f"{CI}input/output error: {path}".lower()
@@ -331,7 +349,10 @@ def test_directory_in_place_of_a_file(ws):  # type: ignore[no-untyped-def]
     path = ws.instructions_dir / f"{AGENT}-instructions.md"
     path.mkdir(parents=True)
     result = ws.context("feat")
-    assert result.workspace_instructions.error == f"Failed to read custom instructions: is a directory: {path}"
+    assert (
+        result.workspace_instructions.error
+        == f"Failed to read custom instructions: is a directory: {path}"
+    )
     assert result.workspace_instructions.exists is True
     assert result.workflow_context.error == (
         f"Failed to read WorkflowContext.md: is a directory: {ws.workflow_path('feat')}"
@@ -379,7 +400,9 @@ def test_partial_results_one_file_errors(ws):  # type: ignore[no-untyped-def]
     ws.work("feat", WORKFLOW)
     ws.workspace_instructions(AGENT, "workspace says")
     user = ws.user_instructions(AGENT, "user says")
-    result = ws.context("feat", read_bytes=failing_reader(user, PermissionError(errno.EACCES, "no")))
+    result = ws.context(
+        "feat", read_bytes=failing_reader(user, PermissionError(errno.EACCES, "no"))
+    )
     assert result.workspace_instructions.content == "workspace says"
     assert result.user_instructions.error == f"{CI}permission denied: {user}"
     assert result.workflow_context.content == WORKFLOW
@@ -398,7 +421,10 @@ def test_all_files_missing(ws):  # type: ignore[no-untyped-def]
     ws.instructions_dir.mkdir(parents=True)
     ws.user_dir.mkdir(parents=True)
     result = ws.context("feat")
-    assert [s.exists for s in (result.workspace_instructions, result.user_instructions, result.workflow_context)] == [
+    assert [
+        s.exists
+        for s in (result.workspace_instructions, result.user_instructions, result.workflow_context)
+    ] == [
         False,
         False,
         False,
@@ -428,14 +454,18 @@ def test_precedence_line_only_when_both_have_content(ws):  # type: ignore[no-unt
 # --------------------------------------------------------------------------- validation
 
 
-@pytest.mark.parametrize("slug", ["../x", "a/b", "Auth", "a_b", "..", "a b", "auth\\x", "caf\u00e9", "a.b", "/abs"])
+@pytest.mark.parametrize(
+    "slug", ["../x", "a/b", "Auth", "a_b", "..", "a b", "auth\\x", "caf\u00e9", "a.b", "/abs"]
+)
 def test_invalid_work_id_format(ws, slug):  # type: ignore[no-untyped-def]
     ws.work("x")
     expect_error(msg_bad_slug(slug), slug, AGENT, roots=[str(ws.root)], user_instructions_dir=None)
 
 
 def test_invalid_work_id_quotes_trimmed_value(ws):  # type: ignore[no-untyped-def]
-    expect_error(msg_bad_slug("Auth"), "  Auth \n", AGENT, roots=[str(ws.root)], user_instructions_dir=None)
+    expect_error(
+        msg_bad_slug("Auth"), "  Auth \n", AGENT, roots=[str(ws.root)], user_instructions_dir=None
+    )
 
 
 @pytest.mark.parametrize("slug", ["", "   ", "\t\n", None, 42])
@@ -446,7 +476,9 @@ def test_empty_slug(ws, slug):  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize("agent", ["", "  ", "\t\r\n", None])
 def test_empty_agent_rejected_before_directory_lookup(ws, agent):  # type: ignore[no-untyped-def]
     # the work id does not exist, yet the agent message comes first
-    expect_error(MSG_EMPTY_AGENT, "does-not-exist", agent, roots=[str(ws.root)], user_instructions_dir=None)
+    expect_error(
+        MSG_EMPTY_AGENT, "does-not-exist", agent, roots=[str(ws.root)], user_instructions_dir=None
+    )
     # and with no workspace at all
     expect_error(MSG_EMPTY_AGENT, "does-not-exist", agent, roots=[], user_instructions_dir=None)
 
@@ -471,12 +503,16 @@ def test_empty_agent_rejected_before_directory_lookup(ws, agent):  # type: ignor
 )
 def test_invalid_agent_names(ws, agent, quoted):  # type: ignore[no-untyped-def]
     ws.work("feat")
-    expect_error(msg_bad_agent(quoted), "feat", agent, roots=[str(ws.root)], user_instructions_dir=None)
+    expect_error(
+        msg_bad_agent(quoted), "feat", agent, roots=[str(ws.root)], user_instructions_dir=None
+    )
     # checked before the workspace
     expect_error(msg_bad_agent(quoted), "feat", agent, roots=[], user_instructions_dir=None)
 
 
-@pytest.mark.parametrize("agent", ["...", "a..b", ".hidden", "PAW-02B Impl Planner", "Agent: \u00e9\u00e8 (v2)"])
+@pytest.mark.parametrize(
+    "agent", ["...", "a..b", ".hidden", "PAW-02B Impl Planner", "Agent: \u00e9\u00e8 (v2)"]
+)
 def test_unusual_but_valid_agent_names(ws, agent):  # type: ignore[no-untyped-def]
     ws.work("feat")
     ws.workspace_instructions(agent, f"for {agent}")
@@ -492,7 +528,9 @@ def test_trimming_of_slug_and_agent(ws):  # type: ignore[no-untyped-def]
     assert result.work_id == "feat"
     assert result.agent_name == AGENT
     assert result.workspace_instructions.content == "trimmed agent works"
-    assert result.workspace_instructions.path == str(ws.instructions_dir / f"{AGENT}-instructions.md")
+    assert result.workspace_instructions.path == str(
+        ws.instructions_dir / f"{AGENT}-instructions.md"
+    )
 
 
 def test_no_workspace_message(user_home):  # type: ignore[no-untyped-def]
@@ -530,7 +568,11 @@ def test_file_named_like_work_directory_is_not_a_work_item(ws):  # type: ignore[
     (ws.root / ".paw" / "work").mkdir(parents=True)
     (ws.root / ".paw" / "work" / "feat").write_text("not a directory", encoding="utf-8")
     expect_error(
-        msg_not_found("feat", [str(ws.root)]), "feat", AGENT, roots=[str(ws.root)], user_instructions_dir=None
+        msg_not_found("feat", [str(ws.root)]),
+        "feat",
+        AGENT,
+        roots=[str(ws.root)],
+        user_instructions_dir=None,
     )
 
 
@@ -554,12 +596,16 @@ def test_first_root_holding_the_work_dir_wins(make_workspace):  # type: ignore[n
     c.workspace_instructions(AGENT, "c instructions")
     a.workspace_instructions(AGENT, "a instructions (no work dir here)")
 
-    result = get_context("feat", AGENT, roots=[str(a.root), str(b.root), str(c.root)], user_instructions_dir=None)
+    result = get_context(
+        "feat", AGENT, roots=[str(a.root), str(b.root), str(c.root)], user_instructions_dir=None
+    )
     assert result.root == str(b.root)
     assert result.workspace_instructions.content == "b instructions"
     assert result.workflow_context.fields == {"Work Title": "from b"}
 
-    result = get_context("feat", AGENT, roots=[str(c.root), str(b.root)], user_instructions_dir=None)
+    result = get_context(
+        "feat", AGENT, roots=[str(c.root), str(b.root)], user_instructions_dir=None
+    )
     assert result.root == str(c.root)
     assert result.workspace_instructions.content == "c instructions"
 
@@ -569,7 +615,9 @@ def test_first_root_holding_the_work_dir_wins(make_workspace):  # type: ignore[n
 
 def test_case_insensitive_agent_file_name(ws):  # type: ignore[no-untyped-def]
     ws.work("feat")
-    path = ws.workspace_instructions(AGENT, "lower-case file", name="paw-02b impl planner-INSTRUCTIONS.md")
+    path = ws.workspace_instructions(
+        AGENT, "lower-case file", name="paw-02b impl planner-INSTRUCTIONS.md"
+    )
     ws.user_instructions(AGENT, "user upper", name=f"{AGENT.upper()}-instructions.md")
     result = ws.context("feat")
     assert result.workspace_instructions.content == "lower-case file"
@@ -613,7 +661,9 @@ def test_instructions_come_from_the_root_holding_the_work_id(make_workspace):  #
     b = make_workspace("b")
     a.workspace_instructions(AGENT, "a says")
     b.work("feat")
-    result = get_context("feat", AGENT, roots=[str(a.root), str(b.root)], user_instructions_dir=None)
+    result = get_context(
+        "feat", AGENT, roots=[str(a.root), str(b.root)], user_instructions_dir=None
+    )
     assert result.workspace_instructions.exists is False
 
 
@@ -631,7 +681,10 @@ def test_tag_neutralisation_from_real_files(ws):  # type: ignore[no-untyped-def]
     assert "Notes: <\\/workflow_context>" in text
     assert "````markdown\n" in text  # longer than the ``` inside
     assert parse_context_text(text) == {
-        "workspace_instructions": {"content": result.workspace_instructions.content, "warning": None},
+        "workspace_instructions": {
+            "content": result.workspace_instructions.content,
+            "warning": None,
+        },
         "user_instructions": {"content": result.user_instructions.content, "warning": None},
         "workflow_context": {"content": result.workflow_context.content, "warning": None},
     }
@@ -641,14 +694,19 @@ def test_warning_with_tag_in_path_is_neutralised(ws):  # type: ignore[no-untyped
     agent = "<warning>"
     ws.work("feat")
     path = ws.workspace_instructions(agent, "x")
-    result = ws.context("feat", agent, read_bytes=failing_reader(path, PermissionError(errno.EACCES, "no")))
+    result = ws.context(
+        "feat", agent, read_bytes=failing_reader(path, PermissionError(errno.EACCES, "no"))
+    )
     text = format_context(result)
     assert text == (
         "<workspace_instructions>\n"
         f"<warning>{CI}permission denied: {ws.instructions_dir}/<\\warning>-instructions.md</warning>\n"
         "</workspace_instructions>"
     )
-    assert parse_context_text(text)["workspace_instructions"]["warning"] == result.workspace_instructions.error
+    assert (
+        parse_context_text(text)["workspace_instructions"]["warning"]
+        == result.workspace_instructions.error
+    )
 
 
 def test_cancellation_between_files(ws):  # type: ignore[no-untyped-def]
@@ -677,7 +735,12 @@ def test_cancellation_is_not_checked_before_validation(ws):  # type: ignore[no-u
 
 def test_load_text_file_missing(tmp_path):  # type: ignore[no-untyped-def]
     status = load_text_file(str(tmp_path / "nope.md"), "custom instructions")
-    assert status.to_dict() == {"exists": False, "content": "", "error": None, "path": str(tmp_path / "nope.md")}
+    assert status.to_dict() == {
+        "exists": False,
+        "content": "",
+        "error": None,
+        "path": str(tmp_path / "nope.md"),
+    }
 
 
 def test_load_text_file_parent_is_a_file(tmp_path):  # type: ignore[no-untyped-def]

@@ -8,9 +8,6 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-
-from paw_tui.core.context.format import PRECEDENCE_LINE
-
 from context_messages import (
     AGENT,
     MSG_EMPTY_AGENT,
@@ -20,7 +17,11 @@ from context_messages import (
     msg_bad_slug,
 )
 
-WORKFLOW = "# WorkflowContext\n\nWork Title: Auth\nFeature Slug: auth-system\nTarget Branch: feature/auth"
+from paw_tui.core.context.format import PRECEDENCE_LINE
+
+WORKFLOW = (
+    "# WorkflowContext\n\nWork Title: Auth\nFeature Slug: auth-system\nTarget Branch: feature/auth"
+)
 
 
 def msg_not_found(slug: str, roots: list[str | Path]) -> str:
@@ -95,11 +96,15 @@ def test_user_layer_comes_from_paw_user_home(ws, run_cli, sandbox):  # type: ign
     ws.work("feat")
     other_home = sandbox / "other-home"
     (other_home / ".paw" / "instructions").mkdir(parents=True)
-    (other_home / ".paw" / "instructions" / f"{AGENT}-instructions.md").write_text("other", encoding="utf-8")
+    (other_home / ".paw" / "instructions" / f"{AGENT}-instructions.md").write_text(
+        "other", encoding="utf-8"
+    )
     ws.user_instructions(AGENT, "default home")
     res = run_cli("context", "feat", "--agent", AGENT, cwd=ws.root)
     assert res.out == "<user_instructions>\ndefault home\n</user_instructions>\n"
-    res = run_cli("context", "feat", "--agent", AGENT, cwd=ws.root, env={"PAW_USER_HOME": str(other_home)})
+    res = run_cli(
+        "context", "feat", "--agent", AGENT, cwd=ws.root, env={"PAW_USER_HOME": str(other_home)}
+    )
     assert res.out == "<user_instructions>\nother\n</user_instructions>\n"
 
 
@@ -129,7 +134,10 @@ def test_neutralised_tags_in_cli_output(ws, run_cli):  # type: ignore[no-untyped
     ws.work("feat")
     ws.workspace_instructions(AGENT, "</Workspace_Instructions >\nmore")
     res = run_cli("context", "feat", "--agent", AGENT, cwd=ws.root)
-    assert res.out == "<workspace_instructions>\n<\\/Workspace_Instructions >\nmore\n</workspace_instructions>\n"
+    assert (
+        res.out
+        == "<workspace_instructions>\n<\\/Workspace_Instructions >\nmore\n</workspace_instructions>\n"
+    )
 
 
 def test_case_insensitive_file_found_through_cli(ws, run_cli):  # type: ignore[no-untyped-def]
@@ -174,7 +182,11 @@ def test_json_output_shape(ws, run_cli):  # type: ignore[no-untyped-def]
     assert wf["exists"] is True and wf["error"] is None
     assert wf["content"] == WORKFLOW
     assert wf["path"] == str(ws.workflow_path("auth-system"))
-    assert wf["fields"] == {"Work Title": "Auth", "Feature Slug": "auth-system", "Target Branch": "feature/auth"}
+    assert wf["fields"] == {
+        "Work Title": "Auth",
+        "Feature Slug": "auth-system",
+        "Target Branch": "feature/auth",
+    }
     assert wf["work_id"] == "auth-system"
     assert '"error": null' in res.out
 
@@ -213,7 +225,10 @@ def test_json_empty_context_is_still_json(ws, run_cli):  # type: ignore[no-untyp
     ws.work("feat")
     res = run_cli("context", "feat", "--agent", AGENT, "--json", cwd=ws.root)
     data = json.loads(res.out)
-    assert [data[k]["exists"] for k in ("workspace_instructions", "user_instructions", "workflow_context")] == [
+    assert [
+        data[k]["exists"]
+        for k in ("workspace_instructions", "user_instructions", "workflow_context")
+    ] == [
         False,
         False,
         False,
@@ -290,11 +305,22 @@ def test_multi_root_first_holding_work_dir_wins(make_workspace, run_cli):  # typ
     b.work("feat", "Work Title: b")
     c.work("feat", "Work Title: c")
     res = run_cli(
-        "context", "feat", "--agent", AGENT, "--json",
-        "--workspace", str(a.root), "--workspace", str(b.root), "-w", str(c.root),
+        "context",
+        "feat",
+        "--agent",
+        AGENT,
+        "--json",
+        "--workspace",
+        str(a.root),
+        "--workspace",
+        str(b.root),
+        "-w",
+        str(c.root),
     )
     assert json.loads(res.out)["root"] == str(b.root)
-    res = run_cli("context", "feat", "--agent", AGENT, "--json", "-w", str(c.root), "-w", str(b.root))
+    res = run_cli(
+        "context", "feat", "--agent", AGENT, "--json", "-w", str(c.root), "-w", str(b.root)
+    )
     assert json.loads(res.out)["root"] == str(c.root)
 
 
@@ -314,7 +340,13 @@ def test_workspace_flag_beats_environment(make_workspace, run_cli):  # type: ign
     a, b = make_workspace("a"), make_workspace("b")
     a.work("feat")
     res = run_cli(
-        "context", "feat", "--agent", AGENT, "--json", "-w", str(a.root),
+        "context",
+        "feat",
+        "--agent",
+        AGENT,
+        "--json",
+        "-w",
+        str(a.root),
         env={"PAW_WORKSPACE_PATH": str(b.root)},
     )
     assert json.loads(res.out)["root"] == str(a.root)
@@ -324,13 +356,23 @@ def test_paw_workspace_path_trimmed_and_exclusive(make_workspace, run_cli):  # t
     here, there = make_workspace("here"), make_workspace("there")
     here.work("feat")  # the ancestor search would find this one
     res = run_cli(
-        "context", "feat", "--agent", AGENT, cwd=here.root, env={"PAW_WORKSPACE_PATH": f"  {there.root}  "}
+        "context",
+        "feat",
+        "--agent",
+        AGENT,
+        cwd=here.root,
+        env={"PAW_WORKSPACE_PATH": f"  {there.root}  "},
     )
     assert_refused(res, msg_not_found("feat", [there.root]))
     there.work("feat")
     there.workspace_instructions(AGENT, "from there")
     res = run_cli(
-        "context", "feat", "--agent", AGENT, cwd=here.root, env={"PAW_WORKSPACE_PATH": f"\t{there.root}\n"}
+        "context",
+        "feat",
+        "--agent",
+        AGENT,
+        cwd=here.root,
+        env={"PAW_WORKSPACE_PATH": f"\t{there.root}\n"},
     )
     assert res.out == "<workspace_instructions>\nfrom there\n</workspace_instructions>\n"
 
@@ -341,13 +383,24 @@ def test_blank_paw_workspace_path_is_ignored(ws, run_cli):  # type: ignore[no-un
     deep = ws.root / "src" / "deep"
     deep.mkdir(parents=True)
     res = run_cli("context", "feat", "--agent", AGENT, cwd=deep, env={"PAW_WORKSPACE_PATH": "   "})
-    assert res.out == "<workspace_instructions>\nfound by ancestor search\n</workspace_instructions>\n"
+    assert (
+        res.out == "<workspace_instructions>\nfound by ancestor search\n</workspace_instructions>\n"
+    )
 
 
-def test_claude_project_dir_is_not_used_by_the_context_command(ws, make_workspace, run_cli, sandbox):  # type: ignore[no-untyped-def]
+def test_claude_project_dir_is_not_used_by_the_context_command(
+    ws, make_workspace, run_cli, sandbox
+):  # type: ignore[no-untyped-def]
     other = make_workspace("other")
     other.work("feat")
-    res = run_cli("context", "feat", "--agent", AGENT, cwd=sandbox, env={"CLAUDE_PROJECT_DIR": str(other.root)})
+    res = run_cli(
+        "context",
+        "feat",
+        "--agent",
+        AGENT,
+        cwd=sandbox,
+        env={"CLAUDE_PROJECT_DIR": str(other.root)},
+    )
     assert_refused(res, MSG_NO_WORKSPACE)
 
 
@@ -364,7 +417,9 @@ def test_ancestor_markers(make_workspace, run_cli, marker):  # type: ignore[no-u
 def test_git_file_marker_finds_the_work_item(make_workspace, run_cli):  # type: ignore[no-untyped-def]
     w = make_workspace("worktree", marker=".git-file")
     w.work("feat", "Work ID: feat")
-    res = run_cli("context", "feat", "--agent", AGENT, "--json", cwd=w.root / ".paw" / "work" / "feat")
+    res = run_cli(
+        "context", "feat", "--agent", AGENT, "--json", cwd=w.root / ".paw" / "work" / "feat"
+    )
     assert json.loads(res.out)["root"] == str(w.root)
 
 
@@ -381,10 +436,14 @@ def test_home_is_not_a_workspace_by_ancestor_search(run_cli, user_home):  # type
 
 def test_home_named_explicitly_is_a_workspace(run_cli, user_home):  # type: ignore[no-untyped-def]
     (user_home / ".paw" / "work" / "feat").mkdir(parents=True)
-    res = run_cli("context", "feat", "--agent", AGENT, "--json", "-w", str(user_home), cwd=user_home)
+    res = run_cli(
+        "context", "feat", "--agent", AGENT, "--json", "-w", str(user_home), cwd=user_home
+    )
     assert res.code == 0
     assert json.loads(res.out)["root"] == str(user_home)
-    res = run_cli("context", "feat", "--agent", AGENT, "--json", env={"PAW_WORKSPACE_PATH": str(user_home)})
+    res = run_cli(
+        "context", "feat", "--agent", AGENT, "--json", env={"PAW_WORKSPACE_PATH": str(user_home)}
+    )
     assert json.loads(res.out)["root"] == str(user_home)
 
 
@@ -408,7 +467,13 @@ def test_subprocess_console_script_with_env_root(ws, run_subprocess, sandbox):  
         pytest.skip("console script not installed in this environment")
     ws.work("feat")
     res = run_subprocess(
-        "context", "feat", "--agent", AGENT, env={"PAW_WORKSPACE_PATH": f" {ws.root} "}, cwd=sandbox, script=True
+        "context",
+        "feat",
+        "--agent",
+        AGENT,
+        env={"PAW_WORKSPACE_PATH": f" {ws.root} "},
+        cwd=sandbox,
+        script=True,
     )
     assert (res.code, res.out, res.err) == (0, '<context status="empty" />\n', "")
 
@@ -429,11 +494,18 @@ def test_subprocess_ancestor_search_and_utf8_under_c_locale(ws, run_subprocess):
     ws.work("feat")
     ws.workspace_instructions(AGENT, "na\u00efve \u2014 \u65e5\u672c")
     res = run_subprocess(
-        "context", "feat", "--agent", AGENT,
-        cwd=ws.root / ".paw", env={"LC_ALL": "C", "LANG": "C", "PYTHONIOENCODING": "ascii"},
+        "context",
+        "feat",
+        "--agent",
+        AGENT,
+        cwd=ws.root / ".paw",
+        env={"LC_ALL": "C", "LANG": "C", "PYTHONIOENCODING": "ascii"},
     )
     assert res.code == 0, res.err
-    assert res.out == "<workspace_instructions>\nna\u00efve \u2014 \u65e5\u672c\n</workspace_instructions>\n"
+    assert (
+        res.out
+        == "<workspace_instructions>\nna\u00efve \u2014 \u65e5\u672c\n</workspace_instructions>\n"
+    )
 
 
 def test_subprocess_help(run_subprocess, sandbox):  # type: ignore[no-untyped-def]

@@ -18,11 +18,16 @@ from paw_tui.core.context.tool import ContextResult, WorkflowStatus
 from paw_tui.core.support.textfile import FileStatus
 
 SECTIONS = ("workspace_instructions", "user_instructions", "workflow_context")
-TAG_NAMES = ("context", "precedence", "workspace_instructions", "user_instructions", "workflow_context", "warning")
-# An un-neutralised tag with one of our names: "<", optional spacing and "/", the name.
-LIVE_TAG = re.compile(
-    r"<\s*(/?)\s*(" + "|".join(TAG_NAMES) + r")(?=[\s/>]|$)", re.IGNORECASE
+TAG_NAMES = (
+    "context",
+    "precedence",
+    "workspace_instructions",
+    "user_instructions",
+    "workflow_context",
+    "warning",
 )
+# An un-neutralised tag with one of our names: "<", optional spacing and "/", the name.
+LIVE_TAG = re.compile(r"<\s*(/?)\s*(" + "|".join(TAG_NAMES) + r")(?=[\s/>]|$)", re.IGNORECASE)
 BACKTICKS = re.compile(r"`+")
 
 
@@ -100,7 +105,9 @@ def test_all_sections_order_and_blank_lines() -> None:
         (status("", "e1"), status("", "e2"), False),
     ],
 )
-def test_precedence_only_when_both_instruction_sections_have_content(workspace, user, expect_precedence):  # type: ignore[no-untyped-def]
+def test_precedence_only_when_both_instruction_sections_have_content(
+    workspace, user, expect_precedence
+):  # type: ignore[no-untyped-def]
     text = format_context(result(workspace, user, status("F")))
     assert text.startswith(PRECEDENCE_LINE + "\n\n") is expect_precedence
     assert (PRECEDENCE_LINE in text) is expect_precedence
@@ -115,7 +122,9 @@ def test_precedence_does_not_depend_on_workflow() -> None:
 
 
 def test_only_sections_with_content_or_error() -> None:
-    assert format_context(result(user=status("U"))) == "<user_instructions>\nU\n</user_instructions>"
+    assert (
+        format_context(result(user=status("U"))) == "<user_instructions>\nU\n</user_instructions>"
+    )
     assert format_context(result(workflow=status("F"))) == (
         "<workflow_context>\n```markdown\nF\n```\n</workflow_context>"
     )
@@ -180,7 +189,11 @@ def test_tags_are_neutralised_in_every_section(raw, neutralised, where):  # type
         section = "workspace_instructions"
     else:
         res = result(**{where: status(content)})
-        section = {"workspace": "workspace_instructions", "user": "user_instructions", "workflow": "workflow_context"}[where]
+        section = {
+            "workspace": "workspace_instructions",
+            "user": "user_instructions",
+            "workflow": "workflow_context",
+        }[where]
     text = format_context(res)
     assert f"before\n{neutralised}\nafter" in text
     expected = {("open", section): 1, ("close", section): 1}

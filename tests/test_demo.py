@@ -21,14 +21,14 @@ from pathlib import Path
 import pytest
 
 from paw_tui.cli import main
+from paw_tui.core.context.instructions import agents_in, load_instructions
 from paw_tui.core.handshake import approvals as approvals_store
 from paw_tui.core.handshake import sessions as sessions_store
-from paw_tui.core.context.instructions import agents_in, load_instructions
 from paw_tui.core.ledger.store import Ledger
-from paw_tui.core.policy.compiled import load_policy
-from paw_tui.demo import DemoWorkspace, copy_demo_workspace
-from paw_tui.core.ledger.verify import verify as verify_ledger
 from paw_tui.core.ledger.touched import touched_files
+from paw_tui.core.ledger.verify import verify as verify_ledger
+from paw_tui.core.policy.compiled import load_policy
+from paw_tui.core.workspace.demo import DemoWorkspace, copy_demo_workspace
 
 REPO = Path(__file__).resolve().parent.parent
 GENERATOR = REPO / "scripts" / "make_demo_workspace.py"
@@ -105,7 +105,11 @@ def test_instructions_in_both_layers(demo: DemoWorkspace) -> None:
     assert len(user_agents) >= 2
     assert workspace_agents & user_agents, "one agent must be in both layers (WINS / SHADOWED)"
     assert user_agents - workspace_agents, "one agent must be in the user layer only"
-    empty = [agent for agent in user_agents if load_instructions(user_dir, agent).error == "file is empty"]
+    empty = [
+        agent
+        for agent in user_agents
+        if load_instructions(user_dir, agent).error == "file is empty"
+    ]
     assert empty, "one instruction file must be empty (EMPTY in the TUI)"
 
 
@@ -137,8 +141,13 @@ def test_ledger_history_has_variety(demo: DemoWorkspace) -> None:
     events = collections.Counter(str(record["event"]) for record in records)
     assert REQUIRED_EVENTS <= set(events), REQUIRED_EVENTS - set(events)
     reasons = " ".join(str(record.get("reason", "")) for record in records)
-    for phrase in ("You must cite a valid active Intent ID", "Scope Violation",
-                   "awaits human approval", "is locked to", "is held by session"):
+    for phrase in (
+        "You must cite a valid active Intent ID",
+        "Scope Violation",
+        "awaits human approval",
+        "is locked to",
+        "is held by session",
+    ):
         assert phrase in reasons
     mutations = [record for record in records if record["event"] == "mutation"]
     assert any(record.get("ranges") for record in mutations)
@@ -169,7 +178,9 @@ def test_one_pending_approval_and_one_working_session(demo: DemoWorkspace) -> No
     ttl = load_policy(demo.root).governance.session_ttl
     held = sessions_store.held_intents(demo.root, time.time(), ttl)
     assert held[pending[0].intent_id] == pending[0].session_id
-    active = [s for s in sessions_store.iter_sessions(demo.root) if s.state == sessions_store.ACTIVE]
+    active = [
+        s for s in sessions_store.iter_sessions(demo.root) if s.state == sessions_store.ACTIVE
+    ]
     assert len(active) == 1 and held[active[0].intent_id or ""] == active[0].session_id
 
 
@@ -242,7 +253,9 @@ def test_demo_opens_the_tui_and_removes_the_copy(
 
 
 def test_demo_keep_leaves_the_copy_and_prints_it(
-    temp_root: Path, other_workspace: Path, monkeypatch: pytest.MonkeyPatch,
+    temp_root: Path,
+    other_workspace: Path,
+    monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     seen: list[Path] = []
@@ -281,7 +294,10 @@ def test_generator_is_deterministic(tmp_path: Path) -> None:
         out = tmp_path / name
         subprocess.run(
             [sys.executable, str(GENERATOR), "--out", str(out)],
-            check=True, capture_output=True, env=env, timeout=120,
+            check=True,
+            capture_output=True,
+            env=env,
+            timeout=120,
         )
         trees.append(_tree(out))
     assert trees[0] == trees[1]
@@ -294,5 +310,7 @@ def test_generator_is_deterministic(tmp_path: Path) -> None:
         for name, data in _tree(REPO / "paw_tui" / "demo_workspace").items()
         if "__pycache__" not in name and not name.startswith(".")
     }
-    stale = sorted(name for name in set(bundled) | set(trees[0]) if bundled.get(name) != trees[0].get(name))
+    stale = sorted(
+        name for name in set(bundled) | set(trees[0]) if bundled.get(name) != trees[0].get(name)
+    )
     assert not stale, f"the demo bundle is stale; regenerate it: {stale[:5]}"

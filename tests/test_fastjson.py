@@ -15,7 +15,9 @@ from paw_tui.core.support import fastjson
 
 values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
     max_leaves=20,
 )
 OPTIONS = [
@@ -37,7 +39,9 @@ def test_dumps_and_loads_match_json(value: object) -> None:
         assert fastjson.loads(text.encode("utf-8")) == json.loads(text)
 
 
-@pytest.mark.parametrize("bad", ["", "{", '{"a":', "[1,]", "nul", '{"a" 1}', "{} x", '"\\x"', "\ufeff{}"])
+@pytest.mark.parametrize(
+    "bad", ["", "{", '{"a":', "[1,]", "nul", '{"a" 1}', "{} x", '"\\x"', "\ufeff{}"]
+)
 def test_invalid_documents_raise_what_json_raises(bad: str) -> None:
     with pytest.raises(ValueError) as ours:
         fastjson.loads(bad)
@@ -63,7 +67,12 @@ def test_it_does_not_import_re_or_json(tmp_path) -> None:  # type: ignore[no-unt
         "print(sorted({'re', 'json'} & (set(sys.modules) - before)))\n"
     )
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    out = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True,
-                         env=dict(os.environ, PYTHONPATH=repo), cwd=tmp_path)
+    out = subprocess.run(
+        [sys.executable, "-S", "-c", code],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=repo),
+        cwd=tmp_path,
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"

@@ -13,8 +13,7 @@ import os
 from pathlib import Path
 
 import pytest
-
-from gatekit import (  # noqa: F401 - fixtures
+from gatekit import (
     INT001_SCOPE,
     MANDATE,
     NO_INTENT,
@@ -685,8 +684,12 @@ def test_workspace_found_from_claude_project_dir(root: Path, sandbox: Path) -> N
 # -- more PostToolUse ---------------------------------------------------------------------------------------
 
 
-def _post(root: Path, tool: str, tool_input: dict[str, object], session: str = "s-alpha") -> dict[str, object]:
-    payload = claude_payload("post_tool_use_write", root, session=session, tool_name=tool, replace_input=tool_input)
+def _post(
+    root: Path, tool: str, tool_input: dict[str, object], session: str = "s-alpha"
+) -> dict[str, object]:
+    payload = claude_payload(
+        "post_tool_use_write", root, session=session, tool_name=tool, replace_input=tool_input
+    )
     assert gate(payload).code == 0
     return records(root)[-1]
 
@@ -695,19 +698,36 @@ def test_post_tool_use_multiedit_and_replace_all_ranges(root: Path) -> None:
     selected(root, "INT-001")
     target = root / "src" / "auth" / "basic.py"
     target.parent.mkdir(parents=True)
-    target.write_text("import jwt\n\nx = verify_jwt(a)\ny = 1\nz = verify_jwt(b)\n", encoding="utf-8")
-    record = _post(root, "MultiEdit", {
-        "file_path": str(target),
-        "edits": [
-            {"old_string": "import base64", "new_string": "import jwt", "replace_all": False},
-            {"old_string": "basic_auth(", "new_string": "verify_jwt(", "replace_all": True},
-        ],
-    })
+    target.write_text(
+        "import jwt\n\nx = verify_jwt(a)\ny = 1\nz = verify_jwt(b)\n", encoding="utf-8"
+    )
+    record = _post(
+        root,
+        "MultiEdit",
+        {
+            "file_path": str(target),
+            "edits": [
+                {"old_string": "import base64", "new_string": "import jwt", "replace_all": False},
+                {"old_string": "basic_auth(", "new_string": "verify_jwt(", "replace_all": True},
+            ],
+        },
+    )
     assert record["event"] == "mutation" and record["paths"] == ["src/auth/basic.py"]
-    assert record["ranges"] == [{"start_line": 1, "end_line": 1}, {"start_line": 3, "end_line": 3},
-                                {"start_line": 5, "end_line": 5}]
-    record = _post(root, "Edit", {"file_path": str(target), "old_string": "basic_auth(", "new_string": "verify_jwt(",
-                                  "replace_all": True})
+    assert record["ranges"] == [
+        {"start_line": 1, "end_line": 1},
+        {"start_line": 3, "end_line": 3},
+        {"start_line": 5, "end_line": 5},
+    ]
+    record = _post(
+        root,
+        "Edit",
+        {
+            "file_path": str(target),
+            "old_string": "basic_auth(",
+            "new_string": "verify_jwt(",
+            "replace_all": True,
+        },
+    )
     assert record["ranges"] == [{"start_line": 3, "end_line": 3}, {"start_line": 5, "end_line": 5}]
 
 
@@ -716,13 +736,20 @@ def test_post_tool_use_notebook_and_shell(root: Path) -> None:
     notebook = root / "src" / "n.ipynb"
     notebook.parent.mkdir(parents=True)
     notebook.write_text("{}", encoding="utf-8")
-    record = _post(root, "NotebookEdit", {"notebook_path": str(notebook), "new_source": "x", "cell_id": "c1"})
+    record = _post(
+        root, "NotebookEdit", {"notebook_path": str(notebook), "new_source": "x", "cell_id": "c1"}
+    )
     assert record["paths"] == ["src/n.ipynb"]
     assert record["content_hash"] == "sha256:" + hashlib.sha256(b"{}").hexdigest()
     assert "ranges" not in record
     (root / "src" / "out.txt").write_text("hi\n", encoding="utf-8")
-    payload = claude_payload("post_tool_use_write", root, session="s-alpha", tool_name="Bash",
-                             replace_input={"command": "echo hi > src/out.txt && rm -f src/gone.txt"})
+    payload = claude_payload(
+        "post_tool_use_write",
+        root,
+        session="s-alpha",
+        tool_name="Bash",
+        replace_input={"command": "echo hi > src/out.txt && rm -f src/gone.txt"},
+    )
     assert gate(payload).code == 0
     made, removed = records(root)[-2:]
     assert (made["event"], made["tool"], made["paths"]) == ("mutation", "Bash", ["src/out.txt"])
@@ -735,8 +762,13 @@ def test_post_tool_use_of_read_only_and_handshake_tools_records_nothing(root: Pa
     selected(root, "INT-001")
     before = len(records(root))
     for tool in ("Read", "mcp__paw__select_active_intent", "mcp__paw__list_intents"):
-        payload = claude_payload("post_tool_use_write", root, session="s-alpha", tool_name=tool,
-                                 replace_input={"file_path": f"{root}/src/auth/a.py", "intent_id": "INT-001"})
+        payload = claude_payload(
+            "post_tool_use_write",
+            root,
+            session="s-alpha",
+            tool_name=tool,
+            replace_input={"file_path": f"{root}/src/auth/a.py", "intent_id": "INT-001"},
+        )
         assert gate(payload).code == 0
     assert len(records(root)) == before
 
@@ -744,13 +776,20 @@ def test_post_tool_use_of_read_only_and_handshake_tools_records_nothing(root: Pa
 def test_the_workspace_option_of_the_gate(root: Path, sandbox: Path) -> None:
     payload = write_payload(root, "src/a.py")
     payload["cwd"] = str(sandbox)
-    assert_claude_deny(run_gate(payload, cwd=sandbox, args=("--workspace", str(root))), startswith=NO_INTENT)
+    assert_claude_deny(
+        run_gate(payload, cwd=sandbox, args=("--workspace", str(root))), startswith=NO_INTENT
+    )
     assert records(root)[-1]["paths"] == ["src/a.py"]
 
 
 def test_governance_shell_tools_are_scope_checked(ws) -> None:  # type: ignore[no-untyped-def]
     root = write_workspace(ws.root, governance="tools:\n  shell: [mcp__box__run]\n")
     selected(root, "INT-007")
-    payload = claude_payload("pre_tool_use_unknown_mcp", root, session="s-alpha", tool_name="mcp__box__run",
-                             replace_input={"command": "echo x > docs/a.md"})
+    payload = claude_payload(
+        "pre_tool_use_unknown_mcp",
+        root,
+        session="s-alpha",
+        tool_name="mcp__box__run",
+        replace_input={"command": "echo x > docs/a.md"},
+    )
     assert_claude_deny(gate(payload), violation("INT-007", "docs/a.md", "src/**"))

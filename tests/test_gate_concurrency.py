@@ -15,7 +15,7 @@ import textwrap
 from collections import Counter
 from pathlib import Path
 
-from gatekit import (  # noqa: F401 - fixtures
+from gatekit import (
     assert_allow,
     gate,
     gate_env,
@@ -24,6 +24,7 @@ from gatekit import (  # noqa: F401 - fixtures
     root,
     select_payload,
 )
+
 from paw_tui.core.ledger.store import Ledger
 from paw_tui.core.ledger.verify import verify as verify_ledger
 
@@ -62,8 +63,14 @@ def test_eight_processes_500_events_each(root: Path, tmp_path: Path) -> None:
     script.write_text(WORKER, encoding="utf-8")
     barrier = tmp_path / "go"
     procs = [
-        subprocess.Popen([sys.executable, str(script), str(root), str(n), str(EVENTS), str(barrier)],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=gate_env(), cwd=str(root))
+        subprocess.Popen(
+            [sys.executable, str(script), str(root), str(n), str(EVENTS), str(barrier)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=gate_env(),
+            cwd=str(root),
+        )
         for n in range(WORKERS)
     ]
     for proc in procs:

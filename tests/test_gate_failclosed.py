@@ -8,8 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-
-from gatekit import (  # noqa: F401 - fixtures
+from gatekit import (
     NO_INTENT,
     assert_allow,
     assert_claude_deny,

@@ -8,8 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-
-from gatekit import (  # noqa: F401 - fixtures
+from gatekit import (
     INT001_SCOPE,
     MANDATE,
     NO_INTENT,
@@ -41,7 +40,9 @@ def answer(result: GateResult) -> dict[str, object]:
     return data
 
 
-def assert_generic_deny(result: GateResult, reason: str | None = None, *, startswith: str | None = None) -> dict[str, object]:
+def assert_generic_deny(
+    result: GateResult, reason: str | None = None, *, startswith: str | None = None
+) -> dict[str, object]:
     assert result.code == 2, (result.out, result.err)
     data = answer(result)
     assert data["decision"] == "deny"
@@ -63,15 +64,25 @@ def assert_generic_allow(result: GateResult) -> dict[str, object]:
 
 
 def select(root: Path, intent_id: str = "INT-001", session: str = "g-1") -> dict[str, object]:
-    return assert_generic_allow(gate(event(root, tool="select_active_intent", intent_id=intent_id, session_id=session)))
+    return assert_generic_allow(
+        gate(event(root, tool="select_active_intent", intent_id=intent_id, session_id=session))
+    )
 
 
 def test_pre_tool_before_selection_through_the_process(root: Path) -> None:
-    result = run_gate(event(root, tool="write_to_file", paths=["src/auth/x.py"]), cwd=root, args=("--client", "generic"))
+    result = run_gate(
+        event(root, tool="write_to_file", paths=["src/auth/x.py"]),
+        cwd=root,
+        args=("--client", "generic"),
+    )
     data = assert_generic_deny(result, startswith=NO_INTENT)
     assert data["intent_id"] is None and data["context"] is None
     record = records(root)[-1]
-    assert (record["client"], record["tool"], record["paths"]) == ("generic", "write_to_file", ["src/auth/x.py"])
+    assert (record["client"], record["tool"], record["paths"]) == (
+        "generic",
+        "write_to_file",
+        ["src/auth/x.py"],
+    )
 
 
 def test_handshake_and_scope_through_the_process(root: Path) -> None:
@@ -80,14 +91,23 @@ def test_handshake_and_scope_through_the_process(root: Path) -> None:
     allowed = run_gate(event(root, tool="write_to_file", paths=["src/auth/x.py"]), cwd=root)
     data = assert_generic_allow(allowed)
     assert (data["intent_id"], data["context"]) == ("INT-001", None)
-    denied = run_gate(event(root, tool="write_to_file", paths=["src/auth/x.py", "docs/x.md"]), cwd=root)
-    data = assert_generic_deny(denied, f"Scope Violation: INT-001 is not authorized to edit docs/x.md. "
-                                       f"Owned scope: {INT001_SCOPE}. Request scope expansion.")
+    denied = run_gate(
+        event(root, tool="write_to_file", paths=["src/auth/x.py", "docs/x.md"]), cwd=root
+    )
+    data = assert_generic_deny(
+        denied,
+        f"Scope Violation: INT-001 is not authorized to edit docs/x.md. "
+        f"Owned scope: {INT001_SCOPE}. Request scope expansion.",
+    )
     assert data["intent_id"] == "INT-001"
 
 
 def test_intent_id_may_come_in_tool_input(root: Path) -> None:
-    data = assert_generic_allow(gate(event(root, tool="mcp__paw__select_active_intent", tool_input={"intent_id": "INT-007"})))
+    data = assert_generic_allow(
+        gate(
+            event(root, tool="mcp__paw__select_active_intent", tool_input={"intent_id": "INT-007"})
+        )
+    )
     assert data["intent_id"] == "INT-007"
     assert events(root) == ["intent_selected"]
 
@@ -102,7 +122,9 @@ def test_a_refused_selection(root: Path) -> None:
 
 
 def test_shell_commands(root: Path) -> None:
-    assert_generic_deny(gate(event(root, tool="execute_command", command="ls")), startswith=NO_INTENT)
+    assert_generic_deny(
+        gate(event(root, tool="execute_command", command="ls")), startswith=NO_INTENT
+    )
     select(root, "INT-007")
     assert_generic_allow(gate(event(root, tool="execute_command", command="echo x > src/a.txt")))
     assert_generic_deny(
@@ -111,7 +133,9 @@ def test_shell_commands(root: Path) -> None:
     )
 
 
-@pytest.mark.parametrize("tool", ["read_file", "list_files", "search_files", "list_code_definition_names"])
+@pytest.mark.parametrize(
+    "tool", ["read_file", "list_files", "search_files", "list_code_definition_names"]
+)
 def test_generic_read_only_tools(root: Path, tool: str) -> None:
     data = assert_generic_allow(gate(event(root, tool=tool, paths=["src/a.py"])))
     assert data["intent_id"] is None
@@ -133,27 +157,36 @@ def test_post_tool_and_session_end(root: Path) -> None:
     target = root / "src" / "auth" / "x.py"
     target.parent.mkdir(parents=True)
     target.write_text("one\ntwo\n", encoding="utf-8")
-    data = assert_generic_allow(gate(event(root, "post_tool", tool="write_to_file", paths=["src/auth/x.py"])))
+    data = assert_generic_allow(
+        gate(event(root, "post_tool", tool="write_to_file", paths=["src/auth/x.py"]))
+    )
     assert data["context"] is None
     mutation = records(root)[-1]
-    assert (mutation["event"], mutation["paths"], mutation["intent_id"]) == ("mutation", ["src/auth/x.py"], "INT-001")
+    assert (mutation["event"], mutation["paths"], mutation["intent_id"]) == (
+        "mutation",
+        ["src/auth/x.py"],
+        "INT-001",
+    )
     assert str(mutation["content_hash"]).startswith("sha256:")
     assert_generic_allow(gate(event(root, "session_end")))
     assert events(root)[-1] == "session_released"
 
 
-@pytest.mark.parametrize("payload", [
-    {"event": "pre_tool", "session_id": "g-1", "tool": "write_to_file", "paths": "src/a.py"},
-    {"event": "pre_tool", "session_id": "g-1", "tool": "write_to_file", "paths": [""]},
-    {"event": "pre_tool", "session_id": "g-1", "tool": "write_to_file", "paths": [7]},
-    {"event": "pre_tool", "session_id": "g-1", "tool": "write_to_file", "paths": ["a\u0000b"]},
-    {"event": "pre_tool", "session_id": "g-1", "paths": ["src/a.py"]},
-    {"event": "pre_tool", "tool": "write_to_file"},
-    {"event": "pre_tool", "session_id": "g-1", "tool": 5},
-    {"event": "pre_tool", "session_id": "g-1", "tool": "x", "command": ["ls"]},
-    {"event": "pre_tool", "session_id": "g-1", "tool": "x", "tool_input": []},
-    {"event": "teleport", "session_id": "g-1", "tool": "x"},
-])
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"event": "pre_tool", "session_id": "g-1", "tool": "write_to_file", "paths": "src/a.py"},
+        {"event": "pre_tool", "session_id": "g-1", "tool": "write_to_file", "paths": [""]},
+        {"event": "pre_tool", "session_id": "g-1", "tool": "write_to_file", "paths": [7]},
+        {"event": "pre_tool", "session_id": "g-1", "tool": "write_to_file", "paths": ["a\u0000b"]},
+        {"event": "pre_tool", "session_id": "g-1", "paths": ["src/a.py"]},
+        {"event": "pre_tool", "tool": "write_to_file"},
+        {"event": "pre_tool", "session_id": "g-1", "tool": 5},
+        {"event": "pre_tool", "session_id": "g-1", "tool": "x", "command": ["ls"]},
+        {"event": "pre_tool", "session_id": "g-1", "tool": "x", "tool_input": []},
+        {"event": "teleport", "session_id": "g-1", "tool": "x"},
+    ],
+)
 def test_malformed_generic_payloads_are_denied(root: Path, payload: dict[str, object]) -> None:
     payload = dict(payload, cwd=str(root))
     assert_generic_deny(gate(payload, client="generic"))
@@ -165,16 +198,25 @@ def test_not_json_with_the_generic_client(root: Path) -> None:
 
 
 def test_event_override(root: Path) -> None:
-    payload = {"session_id": "g-1", "tool": "write_to_file", "paths": ["src/a.py"], "cwd": str(root)}
-    assert_generic_deny(run_gate(payload, cwd=root, args=("--client", "generic", "--event", "pre_tool")),
-                        startswith=NO_INTENT)
+    payload = {
+        "session_id": "g-1",
+        "tool": "write_to_file",
+        "paths": ["src/a.py"],
+        "cwd": str(root),
+    }
+    assert_generic_deny(
+        run_gate(payload, cwd=root, args=("--client", "generic", "--event", "pre_tool")),
+        startswith=NO_INTENT,
+    )
 
 
 # -- --client auto -------------------------------------------------------------------------------------
 
 
 def test_auto_recognises_a_generic_payload(root: Path) -> None:
-    result = run_gate(event(root, tool="write_to_file", paths=["src/a.py"]), cwd=root, args=("--client", "auto"))
+    result = run_gate(
+        event(root, tool="write_to_file", paths=["src/a.py"]), cwd=root, args=("--client", "auto")
+    )
     assert_generic_deny(result, startswith=NO_INTENT)
 
 

@@ -10,8 +10,8 @@ import jsonschema
 import pytest
 import yaml
 
-from paw_tui.core.handoff import protocol as ho
 from paw_tui.core.errors import ValidationError
+from paw_tui.core.handoff import protocol as ho
 
 SCHEMA_PATH = Path(ho.__file__).resolve().parents[2] / "schemas" / "context_protocol_v1.schema.json"
 PROJECT = {"stack": "python-textual", "commands": {"test": "pytest -q", "lint": "ruff check ."}}
@@ -75,7 +75,7 @@ def project(ws):  # type: ignore[no-untyped-def]
 
 def block_data(output: str) -> dict[str, object]:
     assert output.startswith("<context>\n") and output.endswith("\n</context>\n"), output
-    return yaml.safe_load(output[len("<context>\n"):-len("</context>\n")])
+    return yaml.safe_load(output[len("<context>\n") : -len("</context>\n")])
 
 
 def validate(data: object) -> None:
@@ -90,8 +90,15 @@ def validate(data: object) -> None:
 def test_build_prints_the_block_in_documented_order(run_cli, project) -> None:
     root = project.root
     put(root, ".git/HEAD", "ref: refs/heads/feature/dark-mode\n")
-    result = run_cli("handoff", "build", "--story", "US-003 Add print preview", "--prd", "print-templates",
-                     cwd=root)
+    result = run_cli(
+        "handoff",
+        "build",
+        "--story",
+        "US-003 Add print preview",
+        "--prd",
+        "print-templates",
+        cwd=root,
+    )
     assert (result.code, result.err) == (0, "")
     assert result.out == (
         "<context>\n"
@@ -119,8 +126,11 @@ def test_build_minimal_validates_and_round_trips(run_cli, ws) -> None:
     result = run_cli("handoff", "build", "--summary", "Short.  Two\nsentences.", cwd=ws.root)
     assert result.code == 0, result.err
     data = block_data(result.out)
-    assert data == {"version": 1, "project": {"path": str(ws.root), "stack": "yes"},
-                    "conventions": {"summary": "Short. Two sentences."}}
+    assert data == {
+        "version": 1,
+        "project": {"path": str(ws.root), "stack": "yes"},
+        "conventions": {"summary": "Short. Two sentences."},
+    }
     validate(data)
     assert ho.parse_handoff(result.out).context == data  # "yes" stays a string
 
@@ -217,7 +227,10 @@ def test_long_summary_is_trimmed_with_a_warning(run_cli, ws) -> None:
     summary = block_data(result.out)["conventions"]["summary"]  # type: ignore[index]
     assert summary == " ".join(sentences[:2])  # whole sentences within 800 characters
     assert ho.count_tokens(summary) <= 200
-    assert result.err == "warning: the conventions summary was 310 tokens; trimmed to 155 (the limit is 200).\n"
+    assert (
+        result.err
+        == "warning: the conventions summary was 310 tokens; trimmed to 155 (the limit is 200).\n"
+    )
 
 
 def test_long_given_summary_is_trimmed_too(run_cli, project) -> None:
@@ -267,13 +280,28 @@ def test_story_from_the_session_and_prd_from_the_work_item(run_cli, project) -> 
     put(root, ".orchestration/active_intents.yaml", INTENTS_YAML)
     selected = run_cli("intents", "select", "INT-001", "--session", "s-1", cwd=root)
     assert selected.code == 0, selected.err
-    project.work("dark-mode", "# WorkflowContext\n\nWork Title: Add dark mode support\nWork ID: dark-mode\n")
+    project.work(
+        "dark-mode", "# WorkflowContext\n\nWork Title: Add dark mode support\nWork ID: dark-mode\n"
+    )
     result = run_cli("handoff", "build", "--session", "s-1", "--work-id", "dark-mode", cwd=root)
     assert (result.code, result.err) == (0, "")
     assert block_data(result.out)["currentWork"] == {
-        "prd": "Add dark mode support", "story": "JWT Authentication Migration"}
-    flags = run_cli("handoff", "build", "--session", "s-1", "--work-id", "dark-mode",
-                    "--story", "S", "--prd", "P", cwd=root)
+        "prd": "Add dark mode support",
+        "story": "JWT Authentication Migration",
+    }
+    flags = run_cli(
+        "handoff",
+        "build",
+        "--session",
+        "s-1",
+        "--work-id",
+        "dark-mode",
+        "--story",
+        "S",
+        "--prd",
+        "P",
+        cwd=root,
+    )
     assert block_data(flags.out)["currentWork"] == {"prd": "P", "story": "S"}
     other = run_cli("handoff", "build", "--session", "nobody", cwd=root)
     assert other.code == 0
@@ -326,35 +354,46 @@ def test_parse_what_build_prints(run_cli, project) -> None:
 
 def test_parse_bom_blank_lines_crlf_quoted_version_and_unknown_fields(run_cli, ws) -> None:
     prompt = (
-        "\ufeff\r\n  \r\n<context>\r\nversion: \"1\"\r\nproject:\r\n  path: /p\r\n  stack: s\r\n"
+        '\ufeff\r\n  \r\n<context>\r\nversion: "1"\r\nproject:\r\n  path: /p\r\n  stack: s\r\n'
         "  owner: team-a\r\nconventions:\r\n  summary: A. B.\r\nextra:\r\n  nested: [1, 2]\r\n</context>\r\nDo it."
     )
     result = parse(run_cli, ws.root, prompt.encode("utf-8"), "--json")
     assert result.code == 0, result.err
     data = json.loads(result.out)
     assert data["status"] == "ok"
-    assert data["context"] == {"version": 1, "project": {"path": "/p", "stack": "s", "owner": "team-a"},
-                               "conventions": {"summary": "A. B."}, "extra": {"nested": [1, 2]}}
+    assert data["context"] == {
+        "version": 1,
+        "project": {"path": "/p", "stack": "s", "owner": "team-a"},
+        "conventions": {"summary": "A. B."},
+        "extra": {"nested": [1, 2]},
+    }
     text = parse(run_cli, ws.root, prompt.encode("utf-8"))
     assert "extra.nested: [1, 2]\n" in text.out and "project.owner: team-a\n" in text.out
 
 
 def test_missing_version_is_read_as_1() -> None:
-    result = ho.parse_handoff("<context>\nproject: {path: /p, stack: s}\nconventions: {summary: x}\n</context>\n")
+    result = ho.parse_handoff(
+        "<context>\nproject: {path: /p, stack: s}\nconventions: {summary: x}\n</context>\n"
+    )
     assert (result.status, result.version) == ("ok", 1)
     assert list(result.context or {}) == ["version", "project", "conventions"]
     assert result.exit_code == 0
 
 
 def test_fallback_without_a_block(run_cli, ws) -> None:
-    result = parse(run_cli, ws.root, "Implement the feature.\n<context>\nversion: 1\n</context>\n", "--json")
+    result = parse(
+        run_cli, ws.root, "Implement the feature.\n<context>\nversion: 1\n</context>\n", "--json"
+    )
     assert result.code == 0
     data = json.loads(result.out)
     assert data == {
         "status": "fallback",
         "reason": "no <context> block at the start of the prompt (one appears at line 2, but only a "
-                  "block at the start counts)",
-        "plan": [f"read {ws.root / 'docs' / 'project.json'}", f"read {ws.root / 'docs' / 'CONVENTIONS.md'}"],
+        "block at the start counts)",
+        "plan": [
+            f"read {ws.root / 'docs' / 'project.json'}",
+            f"read {ws.root / 'docs' / 'CONVENTIONS.md'}",
+        ],
     }
     text = parse(run_cli, ws.root, "Just a prompt.")
     assert text.code == 0
@@ -390,7 +429,9 @@ def test_invalid_yaml_names_the_line(run_cli, ws) -> None:
     result = parse(run_cli, ws.root, prompt)
     assert result.code == 2
     assert result.out == ""
-    assert result.err.startswith("invalid: Context Protocol v1 block: the <context> block is not valid YAML: line 7:")
+    assert result.err.startswith(
+        "invalid: Context Protocol v1 block: the <context> block is not valid YAML: line 7:"
+    )
     as_json = parse(run_cli, ws.root, prompt, "--json")
     assert as_json.code == 2
     data = json.loads(as_json.out)
@@ -424,17 +465,23 @@ def test_invalid_missing_fields_each_named(run_cli, ws, yaml_text: str, missing:
 
 
 def test_invalid_types_and_unclosed_block() -> None:
-    typed = ho.parse_handoff("<context>\nproject: {path: /p, stack: 5}\nconventions: {summary: x}\n</context>")
+    typed = ho.parse_handoff(
+        "<context>\nproject: {path: /p, stack: 5}\nconventions: {summary: x}\n</context>"
+    )
     assert typed.status == "invalid" and typed.missing == []
     assert typed.reason == "project.stack must be of type string, not integer"
     unclosed = ho.parse_handoff("<context>\nversion: 1\n")
     assert unclosed.status == "invalid"
     assert unclosed.reason == "the <context> block opened at line 1 has no closing </context> line"
     listed = ho.parse_handoff("<context>\n- a\n</context>")
-    assert listed.status == "invalid" and "must be a YAML mapping, not array" in (listed.reason or "")
+    assert listed.status == "invalid" and "must be a YAML mapping, not array" in (
+        listed.reason or ""
+    )
 
 
-def test_parse_from_stdin_outside_a_workspace(run_cli, sandbox: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_parse_from_stdin_outside_a_workspace(
+    run_cli, sandbox: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"no block"), encoding="utf-8"))
     result = run_cli("handoff", "parse", "-", cwd=sandbox)
     assert result.code == 0
@@ -443,21 +490,41 @@ def test_parse_from_stdin_outside_a_workspace(run_cli, sandbox: Path, monkeypatc
 
 def test_parse_missing_file(run_cli, ws) -> None:
     result = run_cli("handoff", "parse", str(ws.root / "gone.md"), cwd=ws.root)
-    assert (result.code, result.err) == (2, f"Prompt file '{ws.root / 'gone.md'}' does not exist.\n")
+    assert (result.code, result.err) == (
+        2,
+        f"Prompt file '{ws.root / 'gone.md'}' does not exist.\n",
+    )
 
 
 def test_built_in_checker_agrees_with_jsonschema() -> None:
     schema = ho.load_schema()
     samples: list[object] = [
-        {"version": 1, "project": {"path": "/p", "stack": "s", "commands": {"t": "x"}}, "conventions": {"summary": "x"}},
-        {"version": 1, "project": {"path": "/p", "stack": "s", "commands": {"t": 1}}, "conventions": {"summary": "x"}},
+        {
+            "version": 1,
+            "project": {"path": "/p", "stack": "s", "commands": {"t": "x"}},
+            "conventions": {"summary": "x"},
+        },
+        {
+            "version": 1,
+            "project": {"path": "/p", "stack": "s", "commands": {"t": 1}},
+            "conventions": {"summary": "x"},
+        },
         {"version": 1, "project": {"path": "/p"}, "conventions": {"summary": "x"}},
         {"version": 1, "project": "p", "conventions": {"summary": "x"}},
         {"version": 2, "project": {"path": "/p", "stack": "s"}, "conventions": {"summary": "x"}},
         {"version": 1, "project": {"path": "/p", "stack": "s"}, "conventions": {"summary": ""}},
-        {"version": 1, "project": {"path": "/p", "stack": "s"}, "conventions": {"summary": "x"},
-         "currentWork": {"branch": 3}},
-        {"version": 1, "project": {"path": "/p", "stack": "s"}, "conventions": {"summary": "x"}, "other": [1]},
+        {
+            "version": 1,
+            "project": {"path": "/p", "stack": "s"},
+            "conventions": {"summary": "x"},
+            "currentWork": {"branch": 3},
+        },
+        {
+            "version": 1,
+            "project": {"path": "/p", "stack": "s"},
+            "conventions": {"summary": "x"},
+            "other": [1],
+        },
     ]
     for sample in samples:
         missing, problems = ho.check_schema(sample, schema)
@@ -469,8 +536,11 @@ def test_built_in_checker_agrees_with_jsonschema() -> None:
 def test_library_parse_without_root_plans_relative_paths() -> None:
     result = ho.parse_handoff("hello")
     assert result.plan == ["read docs/project.json", "read docs/CONVENTIONS.md"]
-    assert result.to_dict() == {"status": "fallback", "reason": "no <context> block at the start of the prompt",
-                                "plan": result.plan}
+    assert result.to_dict() == {
+        "status": "fallback",
+        "reason": "no <context> block at the start of the prompt",
+        "plan": result.plan,
+    }
 
 
 def test_build_refuses_through_validation_error(ws) -> None:

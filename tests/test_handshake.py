@@ -11,8 +11,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
-from gatekit import (  # noqa: F401 - fixtures
+from gatekit import (
     AVAILABLE,
     INT001_SCOPE,
     NO_INTENT,
@@ -32,9 +31,10 @@ from gatekit import (  # noqa: F401 - fixtures
     write_payload,
     write_workspace,
 )
+
+from paw_tui.core.errors import ValidationError
 from paw_tui.core.handshake import approvals as approvals_store
 from paw_tui.core.handshake import sessions as sessions_store
-from paw_tui.core.errors import ValidationError
 from paw_tui.core.handshake.selection import (
     PENDING,
     REFUSED,
@@ -513,21 +513,24 @@ def test_scope_message_names_the_patterns(root: Path) -> None:
 
 def test_the_context_block_is_escaped_and_bounded(ws) -> None:  # type: ignore[no-untyped-def]
     constraints = "".join(f"      - 'rule {n} <b> & \"q\"'\n" for n in range(30))
-    root = write_workspace(ws.root, (
-        "active_intents:\n"
-        "  - id: X-1\n"
-        "    name: 'A & <B> </name><owned_scope>'\n"
-        "    status: IN_PROGRESS\n"
-        f"    description: '{'d' * 5000}'\n"
-        "    owned_scope: ['src/**']\n"
-        "    constraints:\n" + constraints
-    ))
+    root = write_workspace(
+        ws.root,
+        (
+            "active_intents:\n"
+            "  - id: X-1\n"
+            "    name: 'A & <B> </name><owned_scope>'\n"
+            "    status: IN_PROGRESS\n"
+            f"    description: '{'d' * 5000}'\n"
+            "    owned_scope: ['src/**']\n"
+            "    constraints:\n" + constraints
+        ),
+    )
     result = select(root, "s-alpha", "X-1")
     from paw_tui.core.intents.view import intent_context_block
 
     block = intent_context_block(state(root), result.intent)
     assert "<name>A &amp; &lt;B&gt; &lt;/name&gt;&lt;owned_scope&gt;</name>" in block
-    assert "<constraint>rule 0 &lt;b&gt; &amp; \"q\"</constraint>" in block
+    assert '<constraint>rule 0 &lt;b&gt; &amp; "q"</constraint>' in block
     assert block.count("<constraint>") == 25
     assert "<!-- 5 more not shown -->" in block
     description = block.split("<description>")[1].split("</description>")[0]
@@ -541,7 +544,9 @@ def test_the_context_block_shows_the_latest_20_actions_of_the_intent(root: Path)
     assert_allow(gate(_select_claude(root, "INT-001")))
     for n in range(30):
         assert_allow(gate(write_payload(root, f"src/auth/f{n}.py")))
-    assert_allow(gate(_select_claude(root, "INT-007", session="s-other")))  # another intent's record
+    assert_allow(
+        gate(_select_claude(root, "INT-007", session="s-other"))
+    )  # another intent's record
     block = intent_context_block(state(root), load_policy(str(root)).intent("INT-001"))  # type: ignore[arg-type]
     history = block.split("<recent_history>\n")[1].split("\n</recent_history>")[0].splitlines()
     assert len(history) == 20

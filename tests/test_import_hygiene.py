@@ -16,6 +16,7 @@ HEAVY = ("textual", "rich", "mcp")
 # Start-up budgets (DESIGN §10) also rule out these third-party imports on the hot paths.
 HOT_PATH_FORBIDDEN = HEAVY + ("yaml", "pathspec", "platformdirs")
 
+
 def _headless_modules() -> list[str]:
     """Every module of the headless core and the gate, found on disk (so none is forgotten),
     plus the entry points that must stay light."""
@@ -28,8 +29,7 @@ def _headless_modules() -> list[str]:
     for package in (paw_tui.core, paw_tui.gate):
         found.append(package.__name__)
         found += [
-            info.name
-            for info in pkgutil.walk_packages(package.__path__, package.__name__ + ".")
+            info.name for info in pkgutil.walk_packages(package.__path__, package.__name__ + ".")
         ]
     return sorted(set(found))
 
@@ -66,7 +66,9 @@ def test_the_module_sweep_finds_every_core_and_gate_file() -> None:
         for dirpath, _dirs, files in os.walk(os.path.join(base, top)):
             for name in files:
                 if name.endswith(".py"):
-                    relative = os.path.relpath(os.path.join(dirpath, name[:-3]), os.path.dirname(base))
+                    relative = os.path.relpath(
+                        os.path.join(dirpath, name[:-3]), os.path.dirname(base)
+                    )
                     module = relative.replace(os.sep, ".").removesuffix(".__init__")
                     on_disk.add(module)
     assert on_disk and on_disk <= set(CORE_MODULES), sorted(on_disk - set(CORE_MODULES))
@@ -85,7 +87,9 @@ def test_context_command_run_loads_nothing_heavy(tmp_path) -> None:
     (root / ".paw" / "work" / "auth-system").mkdir(parents=True)
     (root / ".paw" / "instructions").mkdir()
     (root / ".paw" / "instructions" / "Planner-instructions.md").write_text("Use ADRs.\n")
-    (root / ".paw" / "work" / "auth-system" / "WorkflowContext.md").write_text("Work ID: auth-system\n")
+    (root / ".paw" / "work" / "auth-system" / "WorkflowContext.md").write_text(
+        "Work ID: auth-system\n"
+    )
     env = dict(os.environ, PAW_USER_HOME=str(tmp_path / "home"))
     env.pop("PAW_WORKSPACE_PATH", None)
     for extra in ([], ["--json"]):

@@ -40,8 +40,16 @@ def test_generated_yaml_is_valid_and_has_an_example_intent(tmp_path) -> None:
     governance_text = (tmp_path / ".orchestration" / "governance.yaml").read_text()
     # Every option is present, commented out, so the file loads as an empty policy.
     assert yaml.safe_load(governance_text) is None
-    for option in ("approval:", "intent_sharing:", "session_ttl:", "protected:", "tools:",
-                   "log_reads:", "tool_instructions:", "tool_defaults:"):
+    for option in (
+        "approval:",
+        "intent_sharing:",
+        "session_ttl:",
+        "protected:",
+        "tools:",
+        "log_reads:",
+        "tool_instructions:",
+        "tool_defaults:",
+    ):
         assert f"# {option}" in governance_text, option
 
 

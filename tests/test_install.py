@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from pathlib import Path
 
 import pytest
-
-from gatekit import PAW, REPO, paw_state_dir, root  # noqa: F401 - fixtures
-import shlex
+from gatekit import PAW, REPO, paw_state_dir, root
 
 from paw_tui.core.clients.setup import POST_TOOL_MATCHER, PRE_TOOL_MATCHER, gate_command
 
@@ -53,17 +52,34 @@ def test_install_writes_the_five_hooks_and_the_server(root: Path, run_cli) -> No
     assert hooks["PostToolUse"] == [{"matcher": POST_TOOL_MATCHER, "hooks": [OURS]}]  # type: ignore[index]
     for event in ("SessionStart", "UserPromptSubmit", "SessionEnd"):
         assert hooks[event] == [{"hooks": [OURS]}]  # type: ignore[index]
-    assert load(mcp_path(root)) == {"mcpServers": {"paw": {"command": PAW, "args": ["mcp", "--hooked"]}}}
+    assert load(mcp_path(root)) == {
+        "mcpServers": {"paw": {"command": PAW, "args": ["mcp", "--hooked"]}}
+    }
 
 
-@pytest.mark.parametrize("tool", ["Write", "Edit", "MultiEdit", "NotebookEdit", "Bash", "PowerShell",
-                                  "mcp__paw__select_active_intent", "mcp__github__create_issue", "Workflow",
-                                  "ReadWrite", "Readme"])
+@pytest.mark.parametrize(
+    "tool",
+    [
+        "Write",
+        "Edit",
+        "MultiEdit",
+        "NotebookEdit",
+        "Bash",
+        "PowerShell",
+        "mcp__paw__select_active_intent",
+        "mcp__github__create_issue",
+        "Workflow",
+        "ReadWrite",
+        "Readme",
+    ],
+)
 def test_the_pre_tool_matcher_reaches_every_tool_that_may_mutate(tool: str) -> None:
     assert re.search(PRE_TOOL_MATCHER, tool)
 
 
-@pytest.mark.parametrize("tool", ["Read", "Glob", "Grep", "LS", "WebFetch", "WebSearch", "TodoWrite", "Task"])
+@pytest.mark.parametrize(
+    "tool", ["Read", "Glob", "Grep", "LS", "WebFetch", "WebSearch", "TodoWrite", "Task"]
+)
 def test_the_pre_tool_matcher_skips_read_only_tools(tool: str) -> None:
     assert not re.search(PRE_TOOL_MATCHER, tool)
 
@@ -84,19 +100,31 @@ USER_SETTINGS = {
     "env": {"FOO": "1"},
     "hooks": {
         "PreToolUse": [
-            {"matcher": "Bash", "hooks": [{"type": "command", "command": "~/.claude/bash-guard.sh", "timeout": 5}]},
+            {
+                "matcher": "Bash",
+                "hooks": [{"type": "command", "command": "~/.claude/bash-guard.sh", "timeout": 5}],
+            },
         ],
         "PostToolUse": [
-            {"matcher": "Write|Edit", "hooks": [{"type": "command", "command": "npx prettier --write"}]},
+            {
+                "matcher": "Write|Edit",
+                "hooks": [{"type": "command", "command": "npx prettier --write"}],
+            },
         ],
         "Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}],
-        "Notification": [{"matcher": "", "hooks": [{"type": "command", "command": "say hi"}], "x-note": "kept"}],
+        "Notification": [
+            {"matcher": "", "hooks": [{"type": "command", "command": "say hi"}], "x-note": "kept"}
+        ],
     },
     "statusLine": {"type": "command", "command": "echo status"},
 }
 USER_MCP = {
     "mcpServers": {
-        "github": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-github"], "env": {"T": "x"}},
+        "github": {
+            "command": "npx",
+            "args": ["-y", "@modelcontextprotocol/server-github"],
+            "env": {"T": "x"},
+        },
         "db": {"type": "http", "url": "http://localhost:9000/mcp"},
     },
     "x-owner": "platform-team",
@@ -113,8 +141,12 @@ def test_install_never_drops_what_the_user_has(root: Path, run_cli) -> None:  # 
         assert settings[key] == USER_SETTINGS[key]
     hooks = settings["hooks"]
     user_hooks = USER_SETTINGS["hooks"]
-    assert hooks["PreToolUse"] == user_hooks["PreToolUse"] + [{"matcher": PRE_TOOL_MATCHER, "hooks": [OURS]}]  # type: ignore[index,operator]
-    assert hooks["PostToolUse"] == user_hooks["PostToolUse"] + [{"matcher": POST_TOOL_MATCHER, "hooks": [OURS]}]  # type: ignore[index,operator]
+    assert hooks["PreToolUse"] == user_hooks["PreToolUse"] + [
+        {"matcher": PRE_TOOL_MATCHER, "hooks": [OURS]}
+    ]  # type: ignore[index,operator]
+    assert hooks["PostToolUse"] == user_hooks["PostToolUse"] + [
+        {"matcher": POST_TOOL_MATCHER, "hooks": [OURS]}
+    ]  # type: ignore[index,operator]
     assert hooks["Stop"] == user_hooks["Stop"]  # type: ignore[index]
     assert hooks["Notification"] == user_hooks["Notification"]  # type: ignore[index]
     for event in ("SessionStart", "UserPromptSubmit", "SessionEnd"):
@@ -129,16 +161,27 @@ def test_install_never_drops_what_the_user_has(root: Path, run_cli) -> None:  # 
 
 def test_install_replaces_an_older_paw_entry_in_place(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
     old_gate = "/opt/old-venv/bin/paw-tui gate --client claude-code"
-    before = {"hooks": {"PreToolUse": [
-        {"matcher": "Bash", "hooks": [{"type": "command", "command": "guard-a"}]},
-        {"matcher": "Write|Edit", "hooks": [{"type": "command", "command": old_gate, "timeout": 3}]},
-        {"matcher": "Bash", "hooks": [{"type": "command", "command": "guard-b"}]},
-        {"matcher": "Edit", "hooks": [{"type": "command", "command": old_gate}]},
-    ]}}
+    before = {
+        "hooks": {
+            "PreToolUse": [
+                {"matcher": "Bash", "hooks": [{"type": "command", "command": "guard-a"}]},
+                {
+                    "matcher": "Write|Edit",
+                    "hooks": [{"type": "command", "command": old_gate, "timeout": 3}],
+                },
+                {"matcher": "Bash", "hooks": [{"type": "command", "command": "guard-b"}]},
+                {"matcher": "Edit", "hooks": [{"type": "command", "command": old_gate}]},
+            ]
+        }
+    }
     settings_path(root).parent.mkdir()
     settings_path(root).write_text(json.dumps(before), encoding="utf-8")
-    mcp_path(root).write_text(json.dumps({"mcpServers": {"paw": {"command": "/opt/old-venv/bin/paw-tui", "args": ["mcp"]}}}),
-                              encoding="utf-8")
+    mcp_path(root).write_text(
+        json.dumps(
+            {"mcpServers": {"paw": {"command": "/opt/old-venv/bin/paw-tui", "args": ["mcp"]}}}
+        ),
+        encoding="utf-8",
+    )
     assert install(run_cli, root).code == 0
     pre = load(settings_path(root))["hooks"]["PreToolUse"]  # type: ignore[index]
     assert pre == [
@@ -146,16 +189,23 @@ def test_install_replaces_an_older_paw_entry_in_place(root: Path, run_cli) -> No
         {"matcher": PRE_TOOL_MATCHER, "hooks": [OURS]},
         {"matcher": "Bash", "hooks": [{"type": "command", "command": "guard-b"}]},
     ]
-    assert load(mcp_path(root))["mcpServers"] == {"paw": {"command": PAW, "args": ["mcp", "--hooked"]}}
+    assert load(mcp_path(root))["mcpServers"] == {
+        "paw": {"command": PAW, "args": ["mcp", "--hooked"]}
+    }
 
 
 def test_install_keeps_other_handlers_that_share_an_entry_with_ours(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
-    shared = {"matcher": "*", "hooks": [
-        {"type": "command", "command": "my-audit-log"},
-        {"type": "command", "command": "/opt/old/paw-tui gate --client claude-code"},
-    ]}
+    shared = {
+        "matcher": "*",
+        "hooks": [
+            {"type": "command", "command": "my-audit-log"},
+            {"type": "command", "command": "/opt/old/paw-tui gate --client claude-code"},
+        ],
+    }
     settings_path(root).parent.mkdir()
-    settings_path(root).write_text(json.dumps({"hooks": {"PreToolUse": [shared]}}), encoding="utf-8")
+    settings_path(root).write_text(
+        json.dumps({"hooks": {"PreToolUse": [shared]}}), encoding="utf-8"
+    )
     assert install(run_cli, root).code == 0
     pre = load(settings_path(root))["hooks"]["PreToolUse"]  # type: ignore[index]
     commands = [h["command"] for entry in pre for h in entry["hooks"]]
@@ -205,7 +255,9 @@ def test_dry_run_prints_and_writes_nothing(root: Path, run_cli) -> None:  # type
 
 
 def test_install_through_the_process(root: Path, run_subprocess) -> None:  # type: ignore[no-untyped-def]
-    result = run_subprocess("install", "claude-code", cwd=root, env={"PYTHONPATH": REPO}, script=True)
+    result = run_subprocess(
+        "install", "claude-code", cwd=root, env={"PYTHONPATH": REPO}, script=True
+    )
     assert result.code == 0, result.err
     assert load(settings_path(root))["hooks"]["SessionEnd"] == [{"hooks": [OURS]}]  # type: ignore[index]
 
@@ -283,5 +335,12 @@ def test_doctor_fails_on_an_invalid_registry(ws, run_cli) -> None:  # type: igno
 def test_doctor_json(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
     install(run_cli, root)
     data = json.loads(run_cli("doctor", "--json", cwd=root).out)
-    assert {item["check"] for item in data} >= {"paw-tui", "workspace", "orchestration", "claude-code", "gate canary", "mcp"}
+    assert {item["check"] for item in data} >= {
+        "paw-tui",
+        "workspace",
+        "orchestration",
+        "claude-code",
+        "gate canary",
+        "mcp",
+    }
     assert all(item["status"] in ("ok", "warn", "FAIL") for item in data)

@@ -8,8 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-
-from gatekit import (  # noqa: F401 - fixtures
+from gatekit import (
     INTENTS_YAML,
     assert_allow,
     assert_claude_deny,
@@ -24,6 +23,7 @@ from gatekit import (  # noqa: F401 - fixtures
     write_payload,
     write_workspace,
 )
+
 from paw_tui.core.policy.compiled import load_policy
 
 F = ".orchestration/active_intents.yaml"

@@ -11,12 +11,12 @@ import re
 
 import pytest
 
-from paw_tui.core.ledger import io as ledger_io
 from paw_tui.core.errors import PawError
+from paw_tui.core.ledger import io as ledger_io
 from paw_tui.core.ledger.io import EMPTY_HASH, LedgerError
 from paw_tui.core.ledger.store import Ledger
-from paw_tui.core.support.locking import FileLock
 from paw_tui.core.ledger.verify import verify as verify_ledger
+from paw_tui.core.support.locking import FileLock
 
 TS_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$")
 

@@ -12,8 +12,8 @@ import pytest
 from jsonschema import Draft202012Validator, FormatChecker
 
 import paw_tui
-from paw_tui.core.ledger.store import Ledger
 from paw_tui.core.ledger.export import export_agent_trace, intent_urn
+from paw_tui.core.ledger.store import Ledger
 
 SCHEMA_PATH = os.path.join(os.path.dirname(__file__), "data", "agent-trace-0.1.0.schema.json")
 # RFC 3986: scheme ":" then characters a URI may hold (percent-escapes well formed).

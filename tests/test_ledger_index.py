@@ -10,8 +10,7 @@ import pytest
 
 from paw_tui.core.ledger import touched as ledger_index
 from paw_tui.core.ledger.store import Ledger
-from paw_tui.core.ledger.touched import touched_files
-from paw_tui.core.ledger.touched import rebuild_index
+from paw_tui.core.ledger.touched import rebuild_index, touched_files
 
 
 @pytest.fixture(autouse=True)

@@ -11,9 +11,7 @@ import pytest
 
 pytest.importorskip("mcp")
 
-from mcp import Client, StdioServerParameters  # noqa: E402
-
-from gatekit import (  # noqa: E402,F401 - fixtures
+from gatekit import (
     AVAILABLE,
     PAW,
     assert_claude_deny,
@@ -29,7 +27,9 @@ from gatekit import (  # noqa: E402,F401 - fixtures
     write_payload,
     write_workspace,
 )
-from paw_tui.mcp_server import PawMcp, build_server  # noqa: E402
+from mcp import Client, StdioServerParameters
+
+from paw_tui.mcp_server import PawMcp, build_server
 
 AGENT = "PAW-02B Impl Planner"
 TOOLS = {
@@ -48,10 +48,14 @@ def text_of(result) -> str:  # type: ignore[no-untyped-def]
 def with_work_item(root: Path) -> Path:
     work = root / ".paw" / "work" / "auth-migration"
     work.mkdir(parents=True)
-    (work / "WorkflowContext.md").write_text("Work Title: Auth\nWork ID: auth-migration\n", encoding="utf-8")
+    (work / "WorkflowContext.md").write_text(
+        "Work Title: Auth\nWork ID: auth-migration\n", encoding="utf-8"
+    )
     instructions = root / ".paw" / "instructions"
     instructions.mkdir(parents=True)
-    (instructions / f"{AGENT}-instructions.md").write_text("Prefer small commits.\n", encoding="utf-8")
+    (instructions / f"{AGENT}-instructions.md").write_text(
+        "Prefer small commits.\n", encoding="utf-8"
+    )
     return root
 
 
@@ -83,12 +87,19 @@ def test_plain_server_over_stdio(root: Path) -> None:
         async with Client(server_params(root)) as client:
             await check_tool_listing(client)
 
-            context = await client.call_tool("paw_get_context", {"feature_slug": "auth-migration", "agent_name": AGENT})
+            context = await client.call_tool(
+                "paw_get_context", {"feature_slug": "auth-migration", "agent_name": AGENT}
+            )
             assert not context.is_error
-            assert "<workspace_instructions>\nPrefer small commits.\n</workspace_instructions>" in text_of(context)
+            assert (
+                "<workspace_instructions>\nPrefer small commits.\n</workspace_instructions>"
+                in text_of(context)
+            )
             assert "Work ID: auth-migration" in text_of(context)
 
-            invalid = await client.call_tool("paw_get_context", {"feature_slug": "Bad Slug", "agent_name": AGENT})
+            invalid = await client.call_tool(
+                "paw_get_context", {"feature_slug": "Bad Slug", "agent_name": AGENT}
+            )
             assert invalid.is_error
             assert text_of(invalid) == (
                 "Error retrieving PAW context: Invalid Work ID format: 'Bad Slug'. Work IDs must contain only "
@@ -102,7 +113,9 @@ def test_plain_server_over_stdio(root: Path) -> None:
             chosen = await client.call_tool("select_active_intent", {"intent_id": "INT-002"})
             assert not chosen.is_error
             block = text_of(chosen)
-            assert block.startswith('<intent_context id="INT-002" status="IN_PROGRESS">\n<name>Documentation Refresh</name>')
+            assert block.startswith(
+                '<intent_context id="INT-002" status="IN_PROGRESS">\n<name>Documentation Refresh</name>'
+            )
             assert block.endswith("</intent_context>")
 
             again = await client.call_tool("select_active_intent", {"intent_id": "INT-002"})
@@ -110,13 +123,21 @@ def test_plain_server_over_stdio(root: Path) -> None:
 
             other = await client.call_tool("select_active_intent", {"intent_id": "INT-001"})
             assert other.is_error
-            session_id = next(r["session_id"] for r in records(root) if r["event"] == "intent_selected")
+            session_id = next(
+                r["session_id"] for r in records(root) if r["event"] == "intent_selected"
+            )
             assert text_of(other) == (
                 f"Session {session_id} is locked to INT-002. Start a new session to work on INT-001."
             )
 
-            scope = json.loads(text_of(await client.call_tool("check_scope", {"path": "README.md"})))
-            assert (scope["allowed"], scope["intent_id"], scope["pattern"]) == (True, "INT-002", "*.md")
+            scope = json.loads(
+                text_of(await client.call_tool("check_scope", {"path": "README.md"}))
+            )
+            assert (scope["allowed"], scope["intent_id"], scope["pattern"]) == (
+                True,
+                "INT-002",
+                "*.md",
+            )
 
     anyio.run(scenario)
     selected = [r for r in records(root) if r["event"] == "intent_selected"]
@@ -140,7 +161,9 @@ def test_hooked_server_over_stdio_only_validates(root: Path) -> None:
 
     anyio.run(scenario)
     assert records(root) == []
-    assert not (root / ".orchestration" / "sessions").exists() or not list((root / ".orchestration" / "sessions").iterdir())
+    assert not (root / ".orchestration" / "sessions").exists() or not list(
+        (root / ".orchestration" / "sessions").iterdir()
+    )
 
 
 # -- in process ----------------------------------------------------------------------------------------
@@ -168,14 +191,27 @@ def test_in_process_listing(root: Path) -> None:
     anyio.run(scenario)
 
 
-@pytest.mark.parametrize(("slug", "agent", "message"), [
-    ("  ", AGENT, "Invalid feature_slug: value must be a non-empty string."),
-    ("Feature_X", AGENT, "Invalid Work ID format: 'Feature_X'. Work IDs must contain only lowercase letters, numbers, and hyphens."),
-    ("auth-migration", " ", "Invalid agent_name: value must be a non-empty string."),
-    ("auth-migration", "a/b", "Invalid agent_name: 'a/b' must not contain path separators or control characters."),
-    ("nope", AGENT, None),
-])
-def test_paw_get_context_validation_errors(root: Path, slug: str, agent: str, message: str | None) -> None:
+@pytest.mark.parametrize(
+    ("slug", "agent", "message"),
+    [
+        ("  ", AGENT, "Invalid feature_slug: value must be a non-empty string."),
+        (
+            "Feature_X",
+            AGENT,
+            "Invalid Work ID format: 'Feature_X'. Work IDs must contain only lowercase letters, numbers, and hyphens.",
+        ),
+        ("auth-migration", " ", "Invalid agent_name: value must be a non-empty string."),
+        (
+            "auth-migration",
+            "a/b",
+            "Invalid agent_name: 'a/b' must not contain path separators or control characters.",
+        ),
+        ("nope", AGENT, None),
+    ],
+)
+def test_paw_get_context_validation_errors(
+    root: Path, slug: str, agent: str, message: str | None
+) -> None:
     with_work_item(root)
     result = call(plain(root), "paw_get_context", {"feature_slug": slug, "agent_name": agent})
     assert result.is_error
@@ -198,7 +234,10 @@ def test_paw_get_context_without_a_workspace(sandbox: Path) -> None:
 def test_select_without_a_workspace(sandbox: Path) -> None:
     result = call(plain(sandbox), "select_active_intent", {"intent_id": "INT-001"})
     assert result.is_error
-    assert text_of(result) == "Unable to determine workspace path: no workspace folder is currently open."
+    assert (
+        text_of(result)
+        == "Unable to determine workspace path: no workspace folder is currently open."
+    )
 
 
 def test_plain_select_locks_one_session_per_server(root: Path) -> None:
@@ -208,7 +247,10 @@ def test_plain_select_locks_one_session_per_server(root: Path) -> None:
     assert session_file(root, paw.session_id).exists()
     second = call(paw, "select_active_intent", {"intent_id": "INT-001"})
     assert second.is_error
-    assert text_of(second) == f"Session {paw.session_id} is locked to INT-007. Start a new session to work on INT-001."
+    assert (
+        text_of(second)
+        == f"Session {paw.session_id} is locked to INT-007. Start a new session to work on INT-001."
+    )
     # Another server process is another session: the intent it holds is refused, naming it.
     other = plain(root)
     refused = call(other, "select_active_intent", {"intent_id": "INT-007"})
@@ -231,7 +273,9 @@ def test_select_while_the_registry_is_invalid(ws) -> None:  # type: ignore[no-un
     for paw in (plain(root), plain(root, hooked=True)):
         result = call(paw, "select_active_intent", {"intent_id": "A"})
         assert result.is_error
-        assert text_of(result).startswith("Orchestration state unavailable: .orchestration/active_intents.yaml:3: ")
+        assert text_of(result).startswith(
+            "Orchestration state unavailable: .orchestration/active_intents.yaml:3: "
+        )
 
 
 def test_hooked_select_reports_what_the_gate_decided(ws) -> None:  # type: ignore[no-untyped-def]
@@ -244,7 +288,9 @@ def test_hooked_select_reports_what_the_gate_decided(ws) -> None:  # type: ignor
     assert text_of(result) == "Intent selection INT-002 awaits human approval."
     unknown = call(hooked, "select_active_intent", {"intent_id": "INT-404"})
     assert unknown.is_error
-    assert text_of(unknown).startswith("Unknown intent 'INT-404'. Available intents: INT-001 (JWT Authentication Migration), ")
+    assert text_of(unknown).startswith(
+        "Unknown intent 'INT-404'. Available intents: INT-001 (JWT Authentication Migration), "
+    )
     assert "INT-002" not in text_of(unknown)  # reserved by claude-1
     assert not (root / ".orchestration" / "sessions" / f"{hooked.session_id}.json").exists()
 
@@ -272,15 +318,26 @@ def test_check_scope(root: Path) -> None:
     no_intent = call(paw, "check_scope", {"path": "src/a.py"})
     assert no_intent.is_error
     assert text_of(no_intent) == "No active intent: pass intent_id, or select an intent first."
-    explicit = json.loads(text_of(call(paw, "check_scope", {"path": "src/auth/legacy/x.py", "intent_id": "INT-001"})))
-    assert (explicit["allowed"], explicit["kind"], explicit["index"], explicit["pattern"]) == (False, "excluded", 2, "!src/auth/legacy/**")
-    assert explicit["message"].startswith("Scope Violation: INT-001 is not authorized to edit src/auth/legacy/x.py.")
+    explicit = json.loads(
+        text_of(call(paw, "check_scope", {"path": "src/auth/legacy/x.py", "intent_id": "INT-001"}))
+    )
+    assert (explicit["allowed"], explicit["kind"], explicit["index"], explicit["pattern"]) == (
+        False,
+        "excluded",
+        2,
+        "!src/auth/legacy/**",
+    )
+    assert explicit["message"].startswith(
+        "Scope Violation: INT-001 is not authorized to edit src/auth/legacy/x.py."
+    )
     call(paw, "select_active_intent", {"intent_id": "INT-002"})
     mine = json.loads(text_of(call(paw, "check_scope", {"path": "docs/x.md"})))
     assert (mine["intent_id"], mine["allowed"], mine["kind"]) == ("INT-002", False, "out_of_scope")
     outside = json.loads(text_of(call(paw, "check_scope", {"path": "../elsewhere.md"})))
     assert outside["allowed"] is False and outside["kind"] == "outside_root"
-    protected = json.loads(text_of(call(paw, "check_scope", {"path": ".git/config", "intent_id": "INT-006"})))
+    protected = json.loads(
+        text_of(call(paw, "check_scope", {"path": ".git/config", "intent_id": "INT-006"}))
+    )
     assert (protected["allowed"], protected["kind"]) == (False, "protected")
     unknown = call(paw, "check_scope", {"path": "a", "intent_id": "INT-404"})
     assert unknown.is_error and text_of(unknown) == "Unknown intent 'INT-404'."

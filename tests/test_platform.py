@@ -14,7 +14,9 @@ from paw_tui.core.workspace.platform import (
 )
 
 WSL_KERNEL = "Linux version 5.15.90.1-microsoft-standard-WSL2 (oe-user@oe-host) (gcc 11.2.0) #1 SMP"
-WSL1_KERNEL = "Linux version 4.4.0-19041-Microsoft (Microsoft@Microsoft.com) (gcc version 5.4.0) #1237"
+WSL1_KERNEL = (
+    "Linux version 4.4.0-19041-Microsoft (Microsoft@Microsoft.com) (gcc version 5.4.0) #1237"
+)
 PLAIN_KERNEL = "Linux version 6.8.0-45-generic (buildd@lcy02-amd64-075) (gcc 13.2.0) #45-Ubuntu SMP"
 
 
@@ -226,14 +228,18 @@ def test_paw_user_home_bypasses_detection(system):  # type: ignore[no-untyped-de
     )
     assert home_directory(p) == "/tmp/fake-home"
     expected = (
-        "/tmp/fake-home\\.paw\\instructions" if system == "win32" else "/tmp/fake-home/.paw/instructions"
+        "/tmp/fake-home\\.paw\\instructions"
+        if system == "win32"
+        else "/tmp/fake-home/.paw/instructions"
     )
     assert user_instructions_dir(p) == expected
 
 
 def test_paw_user_home_beats_a_wsl_windows_profile() -> None:
     target = "/mnt/c/Users/Jane/.paw/instructions"
-    p = probe("linux", {**WSL_ENV, "PAW_USER_HOME": "/x/home"}, WSL_KERNEL, users=["Jane"], dirs={target})
+    p = probe(
+        "linux", {**WSL_ENV, "PAW_USER_HOME": "/x/home"}, WSL_KERNEL, users=["Jane"], dirs={target}
+    )
     assert user_instructions_dir(p) == "/x/home/.paw/instructions"
 
 

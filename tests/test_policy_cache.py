@@ -11,8 +11,8 @@ import threading
 from pathlib import Path
 
 import pytest
+from gatekit import REPO, claude_payload, gate, paw_state_dir, root, select
 
-from gatekit import REPO, claude_payload, gate, paw_state_dir, root, select  # noqa: F401
 from paw_tui.core.policy.compiled import load_policy
 from paw_tui.core.workspace.layout import POLICY_CACHE
 
@@ -53,8 +53,14 @@ def test_a_cache_from_another_compiler_version_is_rebuilt_not_trusted(root: Path
     data["scopes"][first]["entries"][0] = {"pattern": "x"}  # what an older format might hold
     cache.write_text(json.dumps(data))
     select(root, "s1", "INT-001")
-    result = gate(claude_payload("pre_tool_use_write", root, session="s1",
-                                 replace_input={"file_path": str(root / "src/auth/a.py"), "content": "x"}))
+    result = gate(
+        claude_payload(
+            "pre_tool_use_write",
+            root,
+            session="s1",
+            replace_input={"file_path": str(root / "src/auth/a.py"), "content": "x"},
+        )
+    )
     assert result.code == 0, result.out
     assert json.loads(cache.read_text())["scopes"][first]["entries"][0] != {"pattern": "x"}
 
@@ -84,8 +90,12 @@ def test_a_fifo_in_place_of_the_intents_file_does_not_hang_the_gate(root: Path) 
 
 def test_the_gate_hot_path_imports_only_the_standard_library(root: Path) -> None:
     select(root, "s1", "INT-001")  # warms the policy cache
-    payload = claude_payload("pre_tool_use_write", root, session="s1",
-                             replace_input={"file_path": str(root / "src/auth/a.py"), "content": "x"})
+    payload = claude_payload(
+        "pre_tool_use_write",
+        root,
+        session="s1",
+        replace_input={"file_path": str(root / "src/auth/a.py"), "content": "x"},
+    )
     code = (
         "import sys, json\n"
         "before = set(sys.modules)\n"
@@ -95,13 +105,24 @@ def test_the_gate_hot_path_imports_only_the_standard_library(root: Path) -> None
         "print(json.dumps(sorted({m.split('.')[0] for m in set(sys.modules) - before})))\n"
     )
     env = dict(os.environ, PYTHONPATH=REPO, CLAUDE_PROJECT_DIR=str(root))
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=str(root))
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=str(root)
+    )
     assert out.returncode == 0, out.stderr
     loaded = set(json.loads(out.stdout.strip().splitlines()[-1]))
     assert "paw_tui" in loaded
     assert not loaded & HOT_PATH_FORBIDDEN, sorted(loaded & HOT_PATH_FORBIDDEN)
     # nor the heavier standard-library modules the start-up budget rules out
-    assert not loaded & {"typing", "dataclasses", "pathlib", "hashlib", "argparse", "tempfile", "re", "json"}
+    assert not loaded & {
+        "typing",
+        "dataclasses",
+        "pathlib",
+        "hashlib",
+        "argparse",
+        "tempfile",
+        "re",
+        "json",
+    }
 
 
 def test_mkdir_of_an_owned_directory_is_allowed(root: Path) -> None:
@@ -118,8 +139,14 @@ def test_a_handshake_on_broken_state_is_one_selection_refused_record(root: Path)
     from gatekit import records
 
     (root / ".orchestration" / "active_intents.yaml").write_text("active_intents: [\n")
-    result = gate(claude_payload("pre_tool_use_select_active_intent", root, session="s1",
-                                 replace_input={"intent_id": "INT-001"}))
+    result = gate(
+        claude_payload(
+            "pre_tool_use_select_active_intent",
+            root,
+            session="s1",
+            replace_input={"intent_id": "INT-001"},
+        )
+    )
     assert result.code == 2
     written = records(root)
     assert [r["event"] for r in written] == ["selection_refused"]

@@ -6,8 +6,7 @@ import json
 from pathlib import Path
 
 import anyio
-
-from gatekit import (  # noqa: F401 - fixtures
+from gatekit import (
     claude_payload,
     gate,
     paw_state_dir,
@@ -15,6 +14,7 @@ from gatekit import (  # noqa: F401 - fixtures
     select,
     write_workspace,
 )
+
 from paw_tui.cli import main
 
 INSTRUCTIONS = """\
@@ -42,8 +42,15 @@ def test_pre_tool_use_injects_matching_execution_guidance(root: Path) -> None:
     (tool_dir / "execution_instructions.md").write_text(INSTRUCTIONS)
     select(root, "s1", "INT-001")
     _prompt(root, "s1", "What is the average latency?")
-    result = gate(claude_payload("pre_tool_use_unknown_mcp", root, session="s1", tool_name="mcp__db__run_query",
-                                 replace_input={"metric": "p95", "window": "7d"}))
+    result = gate(
+        claude_payload(
+            "pre_tool_use_unknown_mcp",
+            root,
+            session="s1",
+            tool_name="mcp__db__run_query",
+            replace_input={"metric": "p95", "window": "7d"},
+        )
+    )
     assert result.code == 0
     context = result.context or ""
     # named as the client calls it; its instructions are found by the MCP tool's base name
@@ -57,8 +64,15 @@ def test_run_query_guidance_uses_the_latest_prompt_and_the_call_arguments(root: 
     (tool_dir / "execution_instructions.md").write_text(INSTRUCTIONS)
     select(root, "s1", "INT-001")
     _prompt(root, "s1", "What is the average latency?")
-    result = gate(claude_payload("pre_tool_use_unknown_mcp", root, session="s1", tool_name="run_query",
-                                 replace_input={"metric": "p95", "window": "7d"}))
+    result = gate(
+        claude_payload(
+            "pre_tool_use_unknown_mcp",
+            root,
+            session="s1",
+            tool_name="run_query",
+            replace_input={"metric": "p95", "window": "7d"},
+        )
+    )
     assert result.code == 0
     context = result.context or ""
     assert context.startswith("TOOL EXECUTION GUIDANCE for run_query:\n\n")
@@ -70,8 +84,11 @@ def test_run_query_guidance_uses_the_latest_prompt_and_the_call_arguments(root: 
 
 def test_no_guidance_without_an_instructions_file(root: Path) -> None:
     select(root, "s1", "INT-001")
-    result = gate(claude_payload("pre_tool_use_unknown_mcp", root, session="s1", tool_name="run_query",
-                                 replace_input={}))
+    result = gate(
+        claude_payload(
+            "pre_tool_use_unknown_mcp", root, session="s1", tool_name="run_query", replace_input={}
+        )
+    )
     assert result.code == 0
     assert result.out == ""
 
@@ -84,7 +101,10 @@ def test_prompt_context_carries_tool_defaults_and_the_supervisor(root: Path, cap
     assert "- limit: 100" in context
     assert "<supervisor_instruction>\nKeep changes small.\n</supervisor_instruction>" in context
     # a session's own instruction replaces the global one
-    assert main(["prompt", "--session", "s9", "--supervisor", "Only s9.", "--workspace", str(root)]) == 0
+    assert (
+        main(["prompt", "--session", "s9", "--supervisor", "Only s9.", "--workspace", str(root)])
+        == 0
+    )
     context = _prompt(root, "s9", "again")
     assert "Only s9." in context and "Keep changes small." not in context
     assert main(["prompt", "--session", "s9", "--clear-supervisor", "--workspace", str(root)]) == 0
@@ -98,7 +118,11 @@ def test_prompt_json_lists_layers_in_order(root: Path, capsys) -> None:
     capsys.readouterr()
     assert main(["prompt", "--session", "s1", "--json", "--workspace", str(root)]) == 0
     layers = json.loads(capsys.readouterr().out)
-    assert [layer["name"] for layer in layers] == ["governance", "intent context", "supervisor instruction"]
+    assert [layer["name"] for layer in layers] == [
+        "governance",
+        "intent context",
+        "supervisor instruction",
+    ]
     assert all(layer["chars"] == len(layer["text"]) for layer in layers)
     assert "Active intent: INT-001" in layers[0]["text"]
 
@@ -115,7 +139,9 @@ def test_mcp_get_handoff_context(root: Path, monkeypatch) -> None:
 
     docs = root / "docs"
     docs.mkdir()
-    (docs / "project.json").write_text(json.dumps({"stack": "Python", "commands": {"test": "pytest"}}))
+    (docs / "project.json").write_text(
+        json.dumps({"stack": "Python", "commands": {"test": "pytest"}})
+    )
     (docs / "CONVENTIONS.md").write_text("Keep functions small. Test every branch.\n")
     monkeypatch.setenv("PAW_WORKSPACE_PATH", str(root))
     server = build_server(PawMcp(cwd=str(root)))

@@ -10,13 +10,33 @@ import sys
 import pytest
 
 from paw_tui.core.errors import ValidationError
-from paw_tui.core.workspace.paths import PathError
-
-from paw_tui.core.policy.scope.checker import ALLOWED, EXCLUDED, OUT_OF_SCOPE, OUTSIDE_ROOT, PROTECTED, ScopeChecker, ScopeDecision, render_patterns, scope_violation_message
+from paw_tui.core.policy.scope.checker import (
+    ALLOWED,
+    EXCLUDED,
+    OUT_OF_SCOPE,
+    OUTSIDE_ROOT,
+    PROTECTED,
+    ScopeChecker,
+    ScopeDecision,
+    render_patterns,
+    scope_violation_message,
+)
 from paw_tui.core.policy.scope.compile import compile_scope
 from paw_tui.core.policy.scope.match import CompiledScope
-from paw_tui.core.policy.scope.patterns import ScopeCacheError, ScopePatternError, anchor_pattern, classify_regex, required_runs
-from paw_tui.core.policy.scope.protect import BUILTIN_PROTECTED, NESTED_GIT_RULE, ROOT_RULE, builtin_protection
+from paw_tui.core.policy.scope.patterns import (
+    ScopeCacheError,
+    ScopePatternError,
+    anchor_pattern,
+    classify_regex,
+    required_runs,
+)
+from paw_tui.core.policy.scope.protect import (
+    BUILTIN_PROTECTED,
+    NESTED_GIT_RULE,
+    ROOT_RULE,
+    builtin_protection,
+)
+from paw_tui.core.workspace.paths import PathError
 
 needs_symlinks = pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symlinks")
 

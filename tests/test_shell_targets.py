@@ -11,7 +11,7 @@ from paw_tui.core.policy.shell_targets import ShellTarget, write_targets
 W = "/w"
 
 
-def T(path: str, how: str, cwd: str = W) -> ShellTarget:  # noqa: N802 - reads like a value
+def T(path: str, how: str, cwd: str = W) -> ShellTarget:
     return ShellTarget(path, cwd, how)
 
 
@@ -122,7 +122,10 @@ def test_bare_cd_goes_home(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:  
 
 
 HEREDOCS: dict[str, list[ShellTarget]] = {
-    "cat <<EOF > out.txt\nrm -rf /\n> fake\nEOF\ntouch after": [T("out.txt", "redirect"), T("after", "touch")],
+    "cat <<EOF > out.txt\nrm -rf /\n> fake\nEOF\ntouch after": [
+        T("out.txt", "redirect"),
+        T("after", "touch"),
+    ],
     "cat <<'EOF'\n> fake\nEOF": [],
     "cat <<-EOF > o\n\ttouch no\n\tEOF\ntouch yes": [T("o", "redirect"), T("yes", "touch")],
     "python - <<EOF\nopen('x', 'w')\nEOF": [],

@@ -8,15 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from paw_tui.core.prompt import supervisor as sv
 from paw_tui.core.errors import ValidationError
+from paw_tui.core.prompt import supervisor as sv
 from paw_tui.core.prompt.tool_defaults import defaults_for, render_tool_defaults
 
 # --- tool defaults ----------------------------------------------------------------------
 
 
 def test_render_one_tool() -> None:
-    text = render_tool_defaults({"analyze_portfolio_pacing": {"account_id": "17", "advertiser_filter": None}})
+    text = render_tool_defaults(
+        {"analyze_portfolio_pacing": {"account_id": "17", "advertiser_filter": None}}
+    )
     assert text == (
         "When calling analyze_portfolio_pacing, use these default values:\n"
         '- account_id: "17"\n'
@@ -26,11 +28,13 @@ def test_render_one_tool() -> None:
 
 
 def test_render_several_tools_in_order_with_json_values() -> None:
-    text = render_tool_defaults({
-        "zeta": {"limit": 5, "exact": True, "tags": ["a", "é"], "opts": {"k": 1.5}},
-        "empty": {},
-        "alpha": {"region": "eu"},
-    })
+    text = render_tool_defaults(
+        {
+            "zeta": {"limit": 5, "exact": True, "tags": ["a", "é"], "opts": {"k": 1.5}},
+            "empty": {},
+            "alpha": {"region": "eu"},
+        }
+    )
     assert text == (
         "When calling zeta, use these default values:\n"
         "- limit: 5\n- exact: true\n"
@@ -63,7 +67,9 @@ def test_defaults_from_governance_yaml(ws) -> None:
     orchestration = ws.root / ".orchestration"
     orchestration.mkdir()
     (orchestration / "governance.yaml").write_text(
-        'tool_defaults:\n  search:\n    region: eu\n    limit: 10\n    since: null\n', encoding="utf-8")
+        "tool_defaults:\n  search:\n    region: eu\n    limit: 10\n    since: null\n",
+        encoding="utf-8",
+    )
     policy = load_policy(str(ws.root))
     assert policy.valid, policy.problems
     assert render_tool_defaults(policy.governance.tool_defaults) == (
@@ -84,10 +90,14 @@ def test_set_get_clear_global_and_session(ws) -> None:
     root = str(ws.root)
     assert sv.get_supervisor(root) is None
     assert sv.effective_supervisor(root, "s1") is None
-    assert sv.set_supervisor(root, "  Focus on tests.\r\nBe brief.  ") == "Focus on tests.\nBe brief."
+    assert (
+        sv.set_supervisor(root, "  Focus on tests.\r\nBe brief.  ") == "Focus on tests.\nBe brief."
+    )
     assert sv.get_supervisor(root) == "Focus on tests.\nBe brief."
     assert sv.get_supervisor(root, "s1") is None  # exactly that scope
-    assert sv.effective_supervisor(root, "s1") == "Focus on tests.\nBe brief."  # falls back to global
+    assert (
+        sv.effective_supervisor(root, "s1") == "Focus on tests.\nBe brief."
+    )  # falls back to global
 
     sv.set_supervisor(root, "Only touch docs.", "s1")
     assert sv.effective_supervisor(root, "s1") == "Only touch docs."
@@ -106,9 +116,17 @@ def test_files_live_in_the_cache_and_are_whole_json(ws) -> None:
     sv.set_supervisor(root, "global text", now=100.0)
     sv.set_supervisor(root, "session text", "abc-1", now=200.0)
     directory = supervisor_dir(ws.root)
-    assert sorted(os.listdir(directory)) == ["global.json", "session-abc-1.json"]  # no temp files left
+    assert sorted(os.listdir(directory)) == [
+        "global.json",
+        "session-abc-1.json",
+    ]  # no temp files left
     record = json.loads((directory / "session-abc-1.json").read_text(encoding="utf-8"))
-    assert record == {"scope": "session", "session_id": "abc-1", "text": "session text", "updated": 200.0}
+    assert record == {
+        "scope": "session",
+        "session_id": "abc-1",
+        "text": "session text",
+        "updated": 200.0,
+    }
     assert json.loads((directory / "global.json").read_text(encoding="utf-8"))["scope"] == "global"
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from paw_tui.core.prompt import toolkit_reference as tk
 from paw_tui.core.errors import ValidationError
+from paw_tui.core.prompt import toolkit_reference as tk
 
 DATA = Path(__file__).parent / "data" / "toolkit"
 FORMATS = ["mcp_tools.json", "openai_tools.json", "anthropic_tools.json", "mcp_tools_list.json"]
@@ -73,7 +73,10 @@ def test_normalise_tool_reads_each_shape() -> None:
     schema = {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}
     shapes = [
         {"name": "search", "description": "Find things.", "inputSchema": schema},
-        {"type": "function", "function": {"name": "search", "description": "Find things.", "parameters": schema}},
+        {
+            "type": "function",
+            "function": {"name": "search", "description": "Find things.", "parameters": schema},
+        },
         {"type": "function", "name": "search", "description": "Find things.", "parameters": schema},
         {"name": "search", "description": "Find things.", "input_schema": schema},
     ]
@@ -98,15 +101,25 @@ def test_output_schema_object_and_string(run_cli, tmp_path: Path) -> None:
             "outputSchema": {
                 "type": "object",
                 "description": "The report.",
-                "properties": {"title": {"type": "string", "description": "Its title"},
-                               "pages": {"type": "integer"}},
+                "properties": {
+                    "title": {"type": "string", "description": "Its title"},
+                    "pages": {"type": "integer"},
+                },
                 "required": ["title"],
             },
         },
-        {"name": "ping", "description": "Ping.", "inputSchema": {"type": "object"},
-         "outputSchema": "Returns JSON with analysis results and insights."},
-        {"name": "count", "description": "Count.", "inputSchema": {"type": "object"},
-         "outputSchema": {"type": "integer"}},
+        {
+            "name": "ping",
+            "description": "Ping.",
+            "inputSchema": {"type": "object"},
+            "outputSchema": "Returns JSON with analysis results and insights.",
+        },
+        {
+            "name": "count",
+            "description": "Count.",
+            "inputSchema": {"type": "object"},
+            "outputSchema": {"type": "integer"},
+        },
     ]
     result = run_cli("toolkit", "reference", "--tools", str(write_tools(tmp_path, tools)))
     assert result.code == 0
@@ -176,7 +189,10 @@ def test_repeat_is_byte_identical_and_cached_by_schema_hash(run_cli) -> None:
 
 
 def test_property_order_is_schema_order_not_sorted() -> None:
-    schema = {"type": "object", "properties": {"zeta": {"type": "string"}, "alpha": {"type": "string"}}}
+    schema = {
+        "type": "object",
+        "properties": {"zeta": {"type": "string"}, "alpha": {"type": "string"}},
+    }
     text = tk.render_toolkit_reference([{"name": "t", "description": "d", "inputSchema": schema}])
     assert text.index("**zeta**") < text.index("**alpha**")
 
@@ -213,16 +229,43 @@ def test_malformed_file_names_the_entry(run_cli) -> None:
 @pytest.mark.parametrize(
     ("entries", "fragment"),
     [
-        ([{"name": "ok", "inputSchema": {}}, {"description": "no name"}], "tools[1] (no name): 'name' must be a non-empty string"),
-        ([{"name": "a"}, "just a string"], "tools[1] (no name): a tool definition must be a JSON object, not string"),
+        (
+            [{"name": "ok", "inputSchema": {}}, {"description": "no name"}],
+            "tools[1] (no name): 'name' must be a non-empty string",
+        ),
+        (
+            [{"name": "a"}, "just a string"],
+            "tools[1] (no name): a tool definition must be a JSON object, not string",
+        ),
         ([{"name": "a", "description": 5}], "tools[0] ('a'): 'description' must be a string"),
-        ([{"name": "a", "inputSchema": {"properties": []}}], "tools[0] ('a'): 'inputSchema.properties' must be a JSON object"),
-        ([{"name": "a", "inputSchema": {"properties": {"x": 3}}}], "tools[0] ('a'): the schema of property 'x'"),
-        ([{"name": "a", "inputSchema": {"required": "x"}}], "tools[0] ('a'): 'inputSchema.required' must be a list"),
-        ([{"name": "a", "x-use-when": 7}], "tools[0] ('a'): 'x-use-when' must be a string or a list of strings"),
-        ([{"name": "a"}, {"name": "b"}, {"name": "a"}], "tools[2] ('a'): the name repeats that of tools[0]"),
-        ([{"type": "function", "function": "nope"}], "tools[0] (no name): 'function' must be a JSON object"),
-        ([{"type": "function", "function": {"name": "f", "parameters": 1}}], "tools[0] ('f'): 'parameters' must be a JSON object"),
+        (
+            [{"name": "a", "inputSchema": {"properties": []}}],
+            "tools[0] ('a'): 'inputSchema.properties' must be a JSON object",
+        ),
+        (
+            [{"name": "a", "inputSchema": {"properties": {"x": 3}}}],
+            "tools[0] ('a'): the schema of property 'x'",
+        ),
+        (
+            [{"name": "a", "inputSchema": {"required": "x"}}],
+            "tools[0] ('a'): 'inputSchema.required' must be a list",
+        ),
+        (
+            [{"name": "a", "x-use-when": 7}],
+            "tools[0] ('a'): 'x-use-when' must be a string or a list of strings",
+        ),
+        (
+            [{"name": "a"}, {"name": "b"}, {"name": "a"}],
+            "tools[2] ('a'): the name repeats that of tools[0]",
+        ),
+        (
+            [{"type": "function", "function": "nope"}],
+            "tools[0] (no name): 'function' must be a JSON object",
+        ),
+        (
+            [{"type": "function", "function": {"name": "f", "parameters": 1}}],
+            "tools[0] ('f'): 'parameters' must be a JSON object",
+        ),
         ({"tool": []}, "the object has no 'tools' key"),
         ({"tools": {}}, "not object"),
         (42, "not integer"),
@@ -248,17 +291,28 @@ def test_invalid_json_and_missing_file(run_cli, tmp_path: Path) -> None:
 
 
 def test_library_error_is_a_validation_error() -> None:
-    with pytest.raises(ValidationError, match=r"tools\[0\] \('x'\): 'inputSchema' must be a JSON object"):
+    with pytest.raises(
+        ValidationError, match=r"tools\[0\] \('x'\): 'inputSchema' must be a JSON object"
+    ):
         tk.render_toolkit_reference([{"name": "x", "inputSchema": "str"}])
 
 
 def test_use_when_string_list_and_schema_level() -> None:
-    text = tk.render_toolkit_reference([
-        {"name": "a", "description": "A.", "x-use-when": "One  reason"},
-        {"name": "b", "description": "B.", "inputSchema": {"type": "object", "x-use-when": ["x", "y"]}},
-        {"name": "c", "description": "C.", "x-use-when": []},
-    ])
-    assert "### a\n**Purpose**: A.\n\n**Input Schema**:\n(no parameters)\n\n**Use When**:\n- One reason\n\n### b" in text
+    text = tk.render_toolkit_reference(
+        [
+            {"name": "a", "description": "A.", "x-use-when": "One  reason"},
+            {
+                "name": "b",
+                "description": "B.",
+                "inputSchema": {"type": "object", "x-use-when": ["x", "y"]},
+            },
+            {"name": "c", "description": "C.", "x-use-when": []},
+        ]
+    )
+    assert (
+        "### a\n**Purpose**: A.\n\n**Input Schema**:\n(no parameters)\n\n**Use When**:\n- One reason\n\n### b"
+        in text
+    )
     assert "**Use When**:\n- x\n- y\n\n### c" in text
     assert text.endswith("### c\n**Purpose**: C.\n\n**Input Schema**:\n(no parameters)")
 

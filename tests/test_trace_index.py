@@ -6,15 +6,28 @@ import json
 import os
 from pathlib import Path
 
-from paw_tui.core.ledger.line_index import APPENDED, MISSING, RESET, UNCHANGED, TraceIndex, scan_head, scan_tail
+from paw_tui.core.ledger.line_index import (
+    APPENDED,
+    MISSING,
+    RESET,
+    UNCHANGED,
+    TraceIndex,
+    scan_head,
+    scan_tail,
+)
 
 
 def write_records(path: Path, count: int, start: int = 1, mode: str = "w") -> None:
     with open(path, mode) as handle:
         for seq in range(start, start + count):
             decision = "deny" if seq % 3 == 0 else "allow"
-            handle.write(json.dumps({"seq": seq, "decision": decision, "intent_id": f"INT-{seq % 2}"},
-                                    separators=(",", ":")) + "\n")
+            handle.write(
+                json.dumps(
+                    {"seq": seq, "decision": decision, "intent_id": f"INT-{seq % 2}"},
+                    separators=(",", ":"),
+                )
+                + "\n"
+            )
 
 
 def loaded(path: Path, tail: int = 5) -> TraceIndex:

@@ -15,7 +15,13 @@ def mk(path: Path) -> Path:
     return path
 
 
-def roots(*explicit: str | Path, env: dict[str, str] | None = None, cwd: Path, home: Path | None = None, **kw: object) -> list[str]:
+def roots(
+    *explicit: str | Path,
+    env: dict[str, str] | None = None,
+    cwd: Path,
+    home: Path | None = None,
+    **kw: object,
+) -> list[str]:
     return discover_roots(
         [str(p) for p in explicit],
         environ=env or {},

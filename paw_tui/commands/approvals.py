@@ -9,15 +9,28 @@ from paw_tui.commands.output import write_json, write_out
 from paw_tui.commands.registry import add_command
 
 
-def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:  # type: ignore[type-arg]
-    parser = add_command(subparsers, "approvals", parents, description="With governance.yaml 'approval: required', an agent's selection waits here "
-        "until a human approves it (the intent becomes active) or rejects it (the intent is freed).")
+def add_parser(
+    subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]
+) -> None:  # type: ignore[type-arg]
+    parser = add_command(
+        subparsers,
+        "approvals",
+        parents,
+        description="With governance.yaml 'approval: required', an agent's selection waits here "
+        "until a human approves it (the intent becomes active) or rejects it (the intent is freed).",
+    )
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    listing = actions.add_parser("list", help="pending requests (--all: with decided ones)", parents=parents)
-    listing.add_argument("--all", action="store_true", help="include decided and withdrawn requests")
+    listing = actions.add_parser(
+        "list", help="pending requests (--all: with decided ones)", parents=parents
+    )
+    listing.add_argument(
+        "--all", action="store_true", help="include decided and withdrawn requests"
+    )
     listing.add_argument("--json", action="store_true", help="print JSON")
     for name, verb in (("approve", "approve"), ("reject", "reject")):
-        action = actions.add_parser(name, help=f"{verb} a request, by id or by --session", parents=parents)
+        action = actions.add_parser(
+            name, help=f"{verb} a request, by id or by --session", parents=parents
+        )
         action.add_argument("request_id", nargs="?", metavar="ID")
         action.add_argument("--session", metavar="S", help="the pending request of this session")
         action.add_argument("--by", default=None, help="who decided (default: $USER)")
@@ -27,8 +40,8 @@ def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.Ar
 def run(args: argparse.Namespace) -> int:
     import os
 
-    from paw_tui.core.handshake.approvals import iter_requests, pending_requests
     from paw_tui.core.errors import ValidationError
+    from paw_tui.core.handshake.approvals import iter_requests, pending_requests
 
     state = state_for(args)
     if args.action == "list":
@@ -37,11 +50,22 @@ def run(args: argparse.Namespace) -> int:
             write_json([request.to_dict() for request in requests])
             return 0
         if not requests:
-            write_out("No pending approval requests.\n" if not args.all else "No approval requests.\n")
+            write_out(
+                "No pending approval requests.\n" if not args.all else "No approval requests.\n"
+            )
             return 0
         names = {i.id: i.name for i in state.policy.intents} if state.policy.valid else {}
-        rows = [[r.id, r.state, r.session_id, r.intent_id, names.get(r.intent_id, ""), format_time(r.requested_at)]
-                for r in requests]
+        rows = [
+            [
+                r.id,
+                r.state,
+                r.session_id,
+                r.intent_id,
+                names.get(r.intent_id, ""),
+                format_time(r.requested_at),
+            ]
+            for r in requests
+        ]
         write_out(table(rows, ["REQUEST", "STATE", "SESSION", "INTENT", "NAME", "REQUESTED"]))
         return 0
     from paw_tui.core.handshake.selection import decide_approval, request_for_session

@@ -10,10 +10,17 @@ from paw_tui.commands.output import write_json, write_out
 from paw_tui.commands.registry import add_command
 
 
-def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:  # type: ignore[type-arg]
-    parser = add_command(subparsers, "check", parents, description="Decide each PATH as the gate would for the session's active intent (or for "
+def add_parser(
+    subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]
+) -> None:  # type: ignore[type-arg]
+    parser = add_command(
+        subparsers,
+        "check",
+        parents,
+        description="Decide each PATH as the gate would for the session's active intent (or for "
         "--intent ID), naming the deciding pattern (index and text). Exit 0 when every path is "
-        "allowed, 2 when any is denied.")
+        "allowed, 2 when any is denied.",
+    )
     parser.add_argument("paths", nargs="+", metavar="PATH")
     who = parser.add_mutually_exclusive_group(required=True)
     who.add_argument("--session", metavar="S", help="check against this session's active intent")
@@ -48,8 +55,18 @@ def run(args: argparse.Namespace) -> int:
         try:
             results.append(checker.check(path, cwd=os.getcwd()).to_dict())
         except ValueError as exc:
-            results.append({"allowed": False, "kind": "invalid", "path": path, "intent_id": intent.id,
-                            "index": None, "pattern": None, "message": str(exc), "detail": str(exc)})
+            results.append(
+                {
+                    "allowed": False,
+                    "kind": "invalid",
+                    "path": path,
+                    "intent_id": intent.id,
+                    "index": None,
+                    "pattern": None,
+                    "message": str(exc),
+                    "detail": str(exc),
+                }
+            )
     allowed = all(result["allowed"] for result in results)
     if args.json:
         write_json({"allowed": allowed, "intent_id": intent.id, "results": results})

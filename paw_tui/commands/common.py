@@ -13,10 +13,12 @@ if TYPE_CHECKING:
 
 def workspace_root(args: argparse.Namespace) -> str:
     """The first workspace root by DESIGN §1's rules; WorkspaceError when there is none."""
-    from paw_tui.core.workspace.platform import PlatformProbe, home_directory
     from paw_tui.core.workspace.discovery import discover_roots
+    from paw_tui.core.workspace.platform import PlatformProbe, home_directory
 
-    roots = discover_roots(getattr(args, "workspace", None) or (), home=home_directory(PlatformProbe()))
+    roots = discover_roots(
+        getattr(args, "workspace", None) or (), home=home_directory(PlatformProbe())
+    )
     if not roots:
         raise WorkspaceError(
             f"No paw-tui workspace found from {os.getcwd()}: run 'paw-tui init' there or pass --workspace DIR."
@@ -48,7 +50,10 @@ def table(rows: list[list[str]], headers: list[str]) -> str:
     for row in rows:
         widths = [max(w, len(cell)) for w, cell in zip(widths, row, strict=False)]
     lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip()]
-    lines += ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() for row in rows]
+    lines += [
+        "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
+        for row in rows
+    ]
     return "\n".join(lines) + "\n"
 
 

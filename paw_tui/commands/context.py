@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from paw_tui.commands.output import write_json, write_out
+from paw_tui.commands.registry import add_command
 from paw_tui.core.context.format import format_context
 from paw_tui.core.context.tool import get_context
-from paw_tui.core.workspace.platform import PlatformProbe, home_directory, user_instructions_dir
 from paw_tui.core.workspace.discovery import discover_roots
-from paw_tui.commands.registry import add_command
+from paw_tui.core.workspace.platform import PlatformProbe, home_directory, user_instructions_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -19,14 +19,21 @@ agent's defaults) and the work item's WorkflowContext.md, exactly as the paw_get
 tool answers an agent. The first workspace root holding .paw/work/WORK_ID/ is used."""
 
 
-def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:  # type: ignore[type-arg]
+def add_parser(
+    subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]
+) -> None:  # type: ignore[type-arg]
     parser = add_command(subparsers, "context", parents, description=DESCRIPTION)
     parser.add_argument("work_id", metavar="WORK_ID", help="the work item (.paw/work/WORK_ID/)")
     parser.add_argument(
-        "--agent", required=True, metavar="NAME", help='the agent\'s name, e.g. "PAW-02B Impl Planner"'
+        "--agent",
+        required=True,
+        metavar="NAME",
+        help='the agent\'s name, e.g. "PAW-02B Impl Planner"',
     )
     parser.add_argument(
-        "--json", action="store_true", help="print the three file statuses and parsed fields as JSON"
+        "--json",
+        action="store_true",
+        help="print the three file statuses and parsed fields as JSON",
     )
     parser.set_defaults(run=run)
 
@@ -72,8 +79,13 @@ def fast_args(argv: list[str]) -> argparse.Namespace | None:
     import types
 
     return types.SimpleNamespace(  # type: ignore[return-value]
-        command="context", work_id=work_id, agent=agent, json=as_json, debug=debug,
-        workspace=workspaces or None, run=run,
+        command="context",
+        work_id=work_id,
+        agent=agent,
+        json=as_json,
+        debug=debug,
+        workspace=workspaces or None,
+        run=run,
     )
 
 

@@ -20,7 +20,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from paw_tui.demo import DemoWorkspace
+    from paw_tui.core.workspace.demo import DemoWorkspace
 
 DESCRIPTION = """\
 Copy the bundled demo workspace (a fictional billing service after one working day: intents
@@ -31,7 +31,9 @@ removed when the TUI exits, unless --keep is given."""
 TUI_MISSING = "paw-tui demo: the TUI is not available in this installation ({reason})."
 
 
-def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:  # type: ignore[type-arg]
+def add_parser(
+    subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]
+) -> None:  # type: ignore[type-arg]
     parser = add_command(subparsers, "demo", parents, description=DESCRIPTION)
     parser.add_argument(
         "--keep", action="store_true", help="keep the copy after the TUI exits and print its path"
@@ -114,7 +116,7 @@ def _removed_on_termination(path: str) -> Iterator[None]:
 def _copy_to_temporary_directory() -> DemoWorkspace:
     import tempfile
 
-    from paw_tui.demo import copy_demo_workspace
+    from paw_tui.core.workspace.demo import copy_demo_workspace
 
     base = tempfile.mkdtemp(prefix="paw-tui-demo-")
     try:

@@ -16,15 +16,22 @@ import tempfile
 
 from paw_tui.commands.common import workspace_root
 from paw_tui.commands.output import write_out
-from paw_tui.core.ledger.verify import verify as verify_ledger
 from paw_tui.commands.registry import add_command
+from paw_tui.core.ledger.verify import verify as verify_ledger
 
 OK, WARN, FAIL = "ok", "warn", "FAIL"
 
 
-def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:  # type: ignore[type-arg]
-    parser = add_command(subparsers, "doctor", parents, description="Check the workspace's orchestration files, the audit ledger, the Claude Code "
-        "hooks and MCP set-up (running the hook command on a canary payload), and optional extras.")
+def add_parser(
+    subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]
+) -> None:  # type: ignore[type-arg]
+    parser = add_command(
+        subparsers,
+        "doctor",
+        parents,
+        description="Check the workspace's orchestration files, the audit ledger, the Claude Code "
+        "hooks and MCP set-up (running the hook command on a canary payload), and optional extras.",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(run=run)
 
@@ -37,7 +44,11 @@ def run(args: argparse.Namespace) -> int:
     def add(status: str, name: str, detail: str) -> None:
         results.append((status, name, detail))
 
-    add(OK, "paw-tui", f"version {__version__} on Python {sys.version.split()[0]} ({sys.executable})")
+    add(
+        OK,
+        "paw-tui",
+        f"version {__version__} on Python {sys.version.split()[0]} ({sys.executable})",
+    )
     root = workspace_root(args)
     add(OK, "workspace", root)
     _check_policy(root, add)
@@ -64,9 +75,17 @@ def _check_policy(root: str, add) -> None:  # type: ignore[no-untyped-def]
             add(FAIL, "orchestration", problem)
         return
     if not policy.intents_present:
-        add(WARN, "orchestration", "no .orchestration/active_intents.yaml: every mutating tool is denied (run 'paw-tui init')")
+        add(
+            WARN,
+            "orchestration",
+            "no .orchestration/active_intents.yaml: every mutating tool is denied (run 'paw-tui init')",
+        )
     else:
-        add(OK, "orchestration", f"{len(policy.intents)} intents, {len(policy.selectable())} selectable")
+        add(
+            OK,
+            "orchestration",
+            f"{len(policy.intents)} intents, {len(policy.selectable())} selectable",
+        )
     for warning in policy.warnings:
         add(WARN, "orchestration", warning)
 
@@ -88,7 +107,11 @@ def _check_claude(root: str, add) -> list[str]:  # type: ignore[no-untyped-def]
 
     path = os.path.join(root, ".claude", "settings.json")
     if not os.path.exists(path):
-        add(WARN, "claude-code", "no .claude/settings.json: run 'paw-tui install claude-code' to enforce the handshake")
+        add(
+            WARN,
+            "claude-code",
+            "no .claude/settings.json: run 'paw-tui install claude-code' to enforce the handshake",
+        )
         return []
     try:
         with open(path, encoding="utf-8") as handle:
@@ -107,16 +130,28 @@ def _check_claude(root: str, add) -> list[str]:  # type: ignore[no-untyped-def]
                     found.setdefault(event, []).append(command)
                     if event == "PreToolUse":
                         matchers.append(str(entry.get("matcher", "")))
-    missing = [e for e in ("PreToolUse", "PostToolUse", "SessionStart", "UserPromptSubmit", "SessionEnd") if e not in found]
+    missing = [
+        e
+        for e in ("PreToolUse", "PostToolUse", "SessionStart", "UserPromptSubmit", "SessionEnd")
+        if e not in found
+    ]
     if "PreToolUse" not in found:
-        add(FAIL, "claude-code", "no PreToolUse gate hook in .claude/settings.json: nothing is enforced")
+        add(
+            FAIL,
+            "claude-code",
+            "no PreToolUse gate hook in .claude/settings.json: nothing is enforced",
+        )
         return []
     if missing:
         add(WARN, "claude-code", f"gate hooks missing for {', '.join(missing)}")
     else:
         add(OK, "claude-code", "gate hooks present for all five events")
     if any(m not in (PRE_TOOL_MATCHER, "*", "", ".*") for m in matchers):
-        add(WARN, "claude-code", "the PreToolUse matcher is narrower than 'install' writes: tools it misses are not governed")
+        add(
+            WARN,
+            "claude-code",
+            "the PreToolUse matcher is narrower than 'install' writes: tools it misses are not governed",
+        )
     return found["PreToolUse"]
 
 
@@ -130,30 +165,56 @@ def _run_canary(root: str, commands: list[str], add) -> None:  # type: ignore[no
         for name in ("active_intents.yaml", "governance.yaml"):
             if os.path.exists(os.path.join(source, name)):
                 shutil.copyfile(os.path.join(source, name), os.path.join(target, name))
-        payload = json.dumps({
-            "session_id": "paw-doctor-canary", "cwd": scratch, "hook_event_name": "PreToolUse",
-            "tool_name": "Write", "tool_input": {"file_path": os.path.join(scratch, "canary.txt"), "content": "x"},
-        })
-        env = dict(os.environ, PAW_WORKSPACE_PATH=scratch, PAW_STATE_DIR=os.path.join(scratch, "state"))
+        payload = json.dumps(
+            {
+                "session_id": "paw-doctor-canary",
+                "cwd": scratch,
+                "hook_event_name": "PreToolUse",
+                "tool_name": "Write",
+                "tool_input": {"file_path": os.path.join(scratch, "canary.txt"), "content": "x"},
+            }
+        )
+        env = dict(
+            os.environ, PAW_WORKSPACE_PATH=scratch, PAW_STATE_DIR=os.path.join(scratch, "state")
+        )
         for command in sorted(set(commands)):
             try:
-                done = subprocess.run(command, shell=True, input=payload.encode(), capture_output=True,
-                                      env=env, cwd=scratch, timeout=30)
+                done = subprocess.run(
+                    command,
+                    shell=True,
+                    input=payload.encode(),
+                    capture_output=True,
+                    env=env,
+                    cwd=scratch,
+                    timeout=30,
+                )
             except (OSError, subprocess.TimeoutExpired) as exc:
                 add(FAIL, "gate canary", f"'{command}' did not run: {exc}")
                 continue
             if done.returncode == 2 and b'"permissionDecision": "deny"' in done.stdout:
-                add(OK, "gate canary", "a Write without an intent was denied (exit 2 with Claude Code's deny JSON)")
+                add(
+                    OK,
+                    "gate canary",
+                    "a Write without an intent was denied (exit 2 with Claude Code's deny JSON)",
+                )
             else:
-                add(FAIL, "gate canary", f"'{command}' exited {done.returncode} instead of denying the canary "
-                    f"(Claude Code lets a tool run on any exit but 2): {done.stderr.decode(errors='replace').strip()[:200]}")
+                add(
+                    FAIL,
+                    "gate canary",
+                    f"'{command}' exited {done.returncode} instead of denying the canary "
+                    f"(Claude Code lets a tool run on any exit but 2): {done.stderr.decode(errors='replace').strip()[:200]}",
+                )
 
 
 def _check_mcp(root: str, hooked_gate: bool, add) -> None:  # type: ignore[no-untyped-def]
     try:
         import mcp  # noqa: F401
     except ImportError:
-        add(WARN, "mcp", "the mcp package is not installed: 'paw-tui mcp' needs pip install 'paw-tui[mcp]'")
+        add(
+            WARN,
+            "mcp",
+            "the mcp package is not installed: 'paw-tui mcp' needs pip install 'paw-tui[mcp]'",
+        )
     path = os.path.join(root, ".mcp.json")
     try:
         with open(path, encoding="utf-8") as handle:
@@ -167,11 +228,19 @@ def _check_mcp(root: str, hooked_gate: bool, add) -> None:  # type: ignore[no-un
     servers = config.get("mcpServers") if isinstance(config, dict) else None
     for name, server in (servers or {}).items() if isinstance(servers, dict) else []:
         args = server.get("args") if isinstance(server, dict) else None
-        words = [str(server.get("command", ""))] + [str(a) for a in (args or [])] if isinstance(server, dict) else []
+        words = (
+            [str(server.get("command", ""))] + [str(a) for a in (args or [])]
+            if isinstance(server, dict)
+            else []
+        )
         if "mcp" in words and any("paw" in w for w in words):
             if hooked_gate and "--hooked" not in words:
-                add(FAIL, "mcp", f"server '{name}' runs plain 'paw-tui mcp' beside the gate hooks: selections "
-                    "would be locked twice under two session ids; use 'paw-tui mcp --hooked'")
+                add(
+                    FAIL,
+                    "mcp",
+                    f"server '{name}' runs plain 'paw-tui mcp' beside the gate hooks: selections "
+                    "would be locked twice under two session ids; use 'paw-tui mcp --hooked'",
+                )
             else:
                 add(OK, "mcp", f"server '{name}': {' '.join(words)}")
             return

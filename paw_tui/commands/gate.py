@@ -4,6 +4,7 @@ this module only describes it for ``--help``."""
 from __future__ import annotations
 
 import argparse
+
 from paw_tui.commands.registry import add_command
 
 DESCRIPTION = """\
@@ -21,14 +22,25 @@ The workspace root is --workspace, else PAW_WORKSPACE_PATH, else CLAUDE_PROJECT_
 the nearest workspace above the event's cwd."""
 
 
-def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:  # type: ignore[type-arg]
-    parser = add_command(subparsers, "gate", parents, description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+def add_parser(
+    subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]
+) -> None:  # type: ignore[type-arg]
+    parser = add_command(
+        subparsers,
+        "gate",
+        parents,
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument(
-        "--client", choices=["auto", "claude-code", "generic"], default="auto",
+        "--client",
+        choices=["auto", "claude-code", "generic"],
+        default="auto",
         help="the payload's protocol (default: recognised from the payload)",
     )
     parser.add_argument(
-        "--event", metavar="E",
+        "--event",
+        metavar="E",
         help="the event, for clients whose payload does not name it (pre_tool, post_tool, "
         "session_start, prompt, session_end, or Claude Code's names)",
     )

@@ -15,17 +15,34 @@ at the start of a prompt and says whether to use it (ok), read the files instead
 or stop (invalid, exit 2)."""
 
 
-def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:  # type: ignore[type-arg]
+def add_parser(
+    subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]
+) -> None:  # type: ignore[type-arg]
     parser = add_command(subparsers, "handoff", parents, description=DESCRIPTION)
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    build = actions.add_parser("build", help="print the <context> block for this workspace", parents=parents)
-    build.add_argument("--story", metavar="S", help="currentWork.story (default: the session's active intent)")
-    build.add_argument("--prd", metavar="P", help="currentWork.prd (default: the work item's Work Title)")
-    build.add_argument("--summary", metavar="TEXT",
-                       help="conventions.summary (default: the first sentences of docs/CONVENTIONS.md)")
-    build.add_argument("--session", metavar="S", help="the session whose active intent is the story")
-    build.add_argument("--work-id", dest="work_id", metavar="W", help="the work item whose Work Title is the PRD")
-    parse = actions.add_parser("parse", help="read the <context> block at the start of a prompt", parents=parents)
+    build = actions.add_parser(
+        "build", help="print the <context> block for this workspace", parents=parents
+    )
+    build.add_argument(
+        "--story", metavar="S", help="currentWork.story (default: the session's active intent)"
+    )
+    build.add_argument(
+        "--prd", metavar="P", help="currentWork.prd (default: the work item's Work Title)"
+    )
+    build.add_argument(
+        "--summary",
+        metavar="TEXT",
+        help="conventions.summary (default: the first sentences of docs/CONVENTIONS.md)",
+    )
+    build.add_argument(
+        "--session", metavar="S", help="the session whose active intent is the story"
+    )
+    build.add_argument(
+        "--work-id", dest="work_id", metavar="W", help="the work item whose Work Title is the PRD"
+    )
+    parse = actions.add_parser(
+        "parse", help="read the <context> block at the start of a prompt", parents=parents
+    )
     parse.add_argument("file", metavar="FILE", help="the prompt ('-' for stdin)")
     parse.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.set_defaults(run=run)
@@ -42,8 +59,15 @@ def _build(args: argparse.Namespace) -> int:
     from paw_tui.core.handoff.protocol import build_handoff, render_handoff
 
     warnings: list[str] = []
-    block = build_handoff(workspace_root(args), story=args.story, prd=args.prd, summary=args.summary,
-                          session_id=args.session, work_id=args.work_id, warnings=warnings)
+    block = build_handoff(
+        workspace_root(args),
+        story=args.story,
+        prd=args.prd,
+        summary=args.summary,
+        session_id=args.session,
+        work_id=args.work_id,
+        warnings=warnings,
+    )
     for warning in warnings:
         write_err(warning + "\n")
     write_out(render_handoff(block) + "\n")
@@ -64,7 +88,9 @@ def _read_prompt(path: str) -> str:
         except (FileNotFoundError, NotADirectoryError):
             raise ValidationError(f"Prompt file '{path}' does not exist.") from None
         except OSError as exc:
-            raise ValidationError(f"Cannot read prompt file '{path}': {describe_os_error(exc, path)}.") from None
+            raise ValidationError(
+                f"Cannot read prompt file '{path}': {describe_os_error(exc, path)}."
+            ) from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -6,10 +6,10 @@ import argparse
 import os
 
 from paw_tui.commands.output import write_json, write_out
-from paw_tui.core.errors import ValidationError
-from paw_tui.core.workspace.platform import PlatformProbe, home_directory
-from paw_tui.core.workspace.discovery import discover_roots
 from paw_tui.commands.registry import add_command
+from paw_tui.core.errors import ValidationError
+from paw_tui.core.workspace.discovery import discover_roots
+from paw_tui.core.workspace.platform import PlatformProbe, home_directory
 
 DESCRIPTION = """\
 Create .paw/instructions/, .paw/work/, .orchestration/active_intents.yaml (with an example
@@ -18,7 +18,9 @@ intent) and .orchestration/governance.yaml (every option, commented) in the work
 repository, else the current directory. Existing files are never touched."""
 
 
-def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:  # type: ignore[type-arg]
+def add_parser(
+    subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]
+) -> None:  # type: ignore[type-arg]
     parser = add_command(subparsers, "init", parents, description=DESCRIPTION)
     parser.add_argument("--json", action="store_true", help="report what was done as JSON")
     parser.set_defaults(run=run)

@@ -9,13 +9,22 @@ from paw_tui.commands.output import write_out
 from paw_tui.commands.registry import add_command
 
 
-def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:  # type: ignore[type-arg]
-    parser = add_command(subparsers, "install", parents, description="Merge paw-tui's hooks into .claude/settings.json (PreToolUse for every tool "
+def add_parser(
+    subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]
+) -> None:  # type: ignore[type-arg]
+    parser = add_command(
+        subparsers,
+        "install",
+        parents,
+        description="Merge paw-tui's hooks into .claude/settings.json (PreToolUse for every tool "
         "but the read-only ones, PostToolUse for file and shell tools, SessionStart, "
         "UserPromptSubmit, SessionEnd) and the 'paw' server into .mcp.json. Other entries are "
-        "never dropped; running it again changes nothing.")
+        "never dropped; running it again changes nothing.",
+    )
     parser.add_argument("client", choices=["claude-code"], help="the agent client")
-    parser.add_argument("--dry-run", action="store_true", help="print the resulting files, write nothing")
+    parser.add_argument(
+        "--dry-run", action="store_true", help="print the resulting files, write nothing"
+    )
     parser.set_defaults(run=run)
 
 

@@ -6,8 +6,8 @@ import argparse
 
 from paw_tui.commands.common import format_time, require_valid_policy, state_for, table
 from paw_tui.commands.output import write_json, write_out
-from paw_tui.core.ledger.touched import touched_files
 from paw_tui.commands.registry import add_command
+from paw_tui.core.ledger.touched import touched_files
 
 DESCRIPTION = """\
 The intents of .orchestration/active_intents.yaml. 'select' performs the handshake for a
@@ -15,22 +15,29 @@ session exactly as the gate does and prints the intent context block; 'set-statu
 a status in place (comments and layout kept) and records it in the ledger."""
 
 
-def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:  # type: ignore[type-arg]
+def add_parser(
+    subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]
+) -> None:  # type: ignore[type-arg]
     parser = add_command(subparsers, "intents", parents, description=DESCRIPTION)
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    listing = actions.add_parser("list", help="every intent with its status and holder", parents=parents)
+    listing = actions.add_parser(
+        "list", help="every intent with its status and holder", parents=parents
+    )
     listing.add_argument("--json", action="store_true", help="print JSON")
     show = actions.add_parser("show", help="one intent in full", parents=parents)
     show.add_argument("intent_id", metavar="ID")
     show.add_argument("--json", action="store_true", help="print JSON")
-    select = actions.add_parser("select", help="select an intent for a session (the handshake)", parents=parents)
+    select = actions.add_parser(
+        "select", help="select an intent for a session (the handshake)", parents=parents
+    )
     select.add_argument("intent_id", metavar="ID")
     select.add_argument("--session", required=True, metavar="S", help="the session id")
     select.add_argument("--client", default="cli", help="recorded as the client (default: cli)")
     status = actions.add_parser("set-status", help="change an intent's status", parents=parents)
     status.add_argument("intent_id", metavar="ID")
-    status.add_argument("status", metavar="STATUS",
-                        help="PENDING, IN_PROGRESS, BLOCKED, COMPLETED or ABANDONED")
+    status.add_argument(
+        "status", metavar="STATUS", help="PENDING, IN_PROGRESS, BLOCKED, COMPLETED or ABANDONED"
+    )
     parser.set_defaults(run=run)
 
 
@@ -56,11 +63,13 @@ def _list(state, as_json: bool) -> int:  # type: ignore[no-untyped-def]
     policy = state.policy
     held = _holders(state)
     if as_json:
-        write_json({
-            "root": state.root,
-            "intents": [dict(i.to_dict(), held_by=held.get(i.id)) for i in policy.intents],
-            "warnings": policy.warnings,
-        })
+        write_json(
+            {
+                "root": state.root,
+                "intents": [dict(i.to_dict(), held_by=held.get(i.id)) for i in policy.intents],
+                "warnings": policy.warnings,
+            }
+        )
         return 0
     if not policy.intents:
         where = "is empty" if policy.intents_present else "does not exist (run 'paw-tui init')"
@@ -90,25 +99,36 @@ def _show(state, intent_id: str, as_json: bool) -> int:  # type: ignore[no-untyp
     touched = []
     try:
         touched = [entry.to_dict() for entry in touched_files(state.ledger, intent.id)]
-    except Exception:  # noqa: BLE001 - the index is optional information
+    except Exception:
         touched = []
     if as_json:
         write_json(dict(intent.to_dict(), held_by=held.get(intent.id), touched_files=touched))
         return 0
-    lines = [f"{intent.id}: {intent.name}", f"status:      {intent.status}",
-             f"held by:     {held.get(intent.id, '-')}", f"defined at:  .orchestration/active_intents.yaml:{intent.line}"]
+    lines = [
+        f"{intent.id}: {intent.name}",
+        f"status:      {intent.status}",
+        f"held by:     {held.get(intent.id, '-')}",
+        f"defined at:  .orchestration/active_intents.yaml:{intent.line}",
+    ]
     if intent.description:
         lines += ["", intent.description]
-    for title, values in (("owned_scope", intent.owned_scope), ("constraints", intent.constraints),
-                          ("acceptance_criteria", intent.acceptance_criteria),
-                          ("related_specs", intent.related_specs), ("depends_on", intent.depends_on)):
+    for title, values in (
+        ("owned_scope", intent.owned_scope),
+        ("constraints", intent.constraints),
+        ("acceptance_criteria", intent.acceptance_criteria),
+        ("related_specs", intent.related_specs),
+        ("depends_on", intent.depends_on),
+    ):
         lines.append(f"\n{title}:")
         lines += [f"  - {value}" for value in values] or ["  (none)"]
     if touched:
         lines.append("\ntouched files:")
         for entry in touched:
-            note = {"changed": " (changed since)", "deleted": " (deleted since)",
-                    "unknown": " (no hash recorded)"}.get(str(entry.get("status")), "")
+            note = {
+                "changed": " (changed since)",
+                "deleted": " (deleted since)",
+                "unknown": " (no hash recorded)",
+            }.get(str(entry.get("status")), "")
             lines.append(f"  - {entry.get('path')}  {entry.get('content_hash') or ''}{note}")
     write_out("\n".join(lines) + "\n")
     return 0

@@ -3,15 +3,26 @@
 from __future__ import annotations
 
 import argparse
+
 from paw_tui.commands.registry import add_command
 
 
-def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:  # type: ignore[type-arg]
-    parser = add_command(subparsers, "mcp", parents, description="Serve paw_get_context, select_active_intent, list_intents and check_scope "
+def add_parser(
+    subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]
+) -> None:  # type: ignore[type-arg]
+    parser = add_command(
+        subparsers,
+        "mcp",
+        parents,
+        description="Serve paw_get_context, select_active_intent, list_intents and check_scope "
         "over MCP on stdin/stdout. Plain mode holds one session per server process; --hooked "
-        "leaves the selection to the gate (use it with the hooks 'install claude-code' writes).")
-    parser.add_argument("--hooked", action="store_true",
-                        help="the gate's hooks perform selections; only validate and return the context block")
+        "leaves the selection to the gate (use it with the hooks 'install claude-code' writes).",
+    )
+    parser.add_argument(
+        "--hooked",
+        action="store_true",
+        help="the gate's hooks perform selections; only validate and return the context block",
+    )
     parser.set_defaults(run=run)
 
 

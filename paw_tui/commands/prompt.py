@@ -10,19 +10,30 @@ from paw_tui.commands.output import write_json, write_out
 from paw_tui.commands.registry import add_command
 
 
-def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:  # type: ignore[type-arg]
-    parser = add_command(subparsers, "prompt", parents, description="The context the gate injects on SessionStart and every UserPromptSubmit, in "
+def add_parser(
+    subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]
+) -> None:  # type: ignore[type-arg]
+    parser = add_command(
+        subparsers,
+        "prompt",
+        parents,
+        description="The context the gate injects on SessionStart and every UserPromptSubmit, in "
         "order: the governance section (the mandate and the selectable intents before a "
         "selection, the active intent's guidance after it), the intent context block, the tool "
         "defaults and the supervisor instruction. --supervisor TEXT sets the supervisor "
         "instruction for the session (or, without --session, for every session); "
-        "--clear-supervisor removes it. With --agent, that agent's instruction layers follow.")
+        "--clear-supervisor removes it. With --agent, that agent's instruction layers follow.",
+    )
     parser.add_argument("--session", metavar="S", help="the session id")
     parser.add_argument("--agent", metavar="NAME", help="append this agent's custom instructions")
     supervisor = parser.add_mutually_exclusive_group()
     supervisor.add_argument("--supervisor", metavar="TEXT", help="set the supervisor instruction")
-    supervisor.add_argument("--clear-supervisor", action="store_true", help="remove the supervisor instruction")
-    parser.add_argument("--json", action="store_true", help="each layer with its source and size, as JSON")
+    supervisor.add_argument(
+        "--clear-supervisor", action="store_true", help="remove the supervisor instruction"
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="each layer with its source and size, as JSON"
+    )
     parser.set_defaults(run=run)
 
 
@@ -36,18 +47,28 @@ def run(args: argparse.Namespace) -> int:
         scope = f"session {args.session}" if args.session else "every session"
         if args.clear_supervisor:
             removed = clear_supervisor(state.root, args.session)
-            write_out(f"{'Cleared' if removed else 'There was no'} supervisor instruction for {scope}.\n")
+            write_out(
+                f"{'Cleared' if removed else 'There was no'} supervisor instruction for {scope}.\n"
+            )
         else:
             set_supervisor(state.root, args.supervisor, args.session)
             write_out(f"Supervisor instruction set for {scope}.\n")
         return 0
     if not args.session:
-        raise ValidationError("prompt needs --session S (or --supervisor/--clear-supervisor to manage the instruction).")
-    from paw_tui.core.prompt.assembly import assemble_prompt, prompt_layers
+        raise ValidationError(
+            "prompt needs --session S (or --supervisor/--clear-supervisor to manage the instruction)."
+        )
     from paw_tui.core.handshake.sessions import held_intents, load_session
+    from paw_tui.core.prompt.assembly import assemble_prompt, prompt_layers
 
     session = load_session(state.root, args.session)
-    held = held_intents(state.root, state.now(), state.policy.governance.session_ttl, besides=args.session) if state.policy.valid else {}
+    held = (
+        held_intents(
+            state.root, state.now(), state.policy.governance.session_ttl, besides=args.session
+        )
+        if state.policy.valid
+        else {}
+    )
     if session is None:
         from paw_tui.core.handshake.sessions import Session
 
@@ -58,7 +79,13 @@ def run(args: argparse.Namespace) -> int:
 
         text = _agent_layers(state.root, args.agent)
         if text:
-            layers.append(PromptLayer("agent instructions", f".paw/instructions + ~/.paw/instructions ({args.agent})", text))
+            layers.append(
+                PromptLayer(
+                    "agent instructions",
+                    f".paw/instructions + ~/.paw/instructions ({args.agent})",
+                    text,
+                )
+            )
     if args.json:
         write_json([layer.to_dict() for layer in layers])
     else:
@@ -71,6 +98,8 @@ def _agent_layers(root: str, agent_name: str) -> str:
     from paw_tui.core.context.tool import instruction_layers
     from paw_tui.core.workspace.platform import PlatformProbe, user_instructions_dir
 
-    result = instruction_layers(agent_name, root=root, user_instructions_dir=user_instructions_dir(PlatformProbe()))
+    result = instruction_layers(
+        agent_name, root=root, user_instructions_dir=user_instructions_dir(PlatformProbe())
+    )
     text = format_context(result)
     return "" if text.startswith("<context") else text

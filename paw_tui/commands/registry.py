@@ -25,10 +25,19 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "create the .paw/ and .orchestration/ skeletons (never overwrites)",
     ),
     "intents": ("paw_tui.commands.intents", "list, show, select and set the status of intents"),
-    "check": ("paw_tui.commands.check", "would a write to PATH be allowed now, and which pattern decided"),
+    "check": (
+        "paw_tui.commands.check",
+        "would a write to PATH be allowed now, and which pattern decided",
+    ),
     "sessions": ("paw_tui.commands.sessions", "list agent sessions or release one's intent lock"),
-    "approvals": ("paw_tui.commands.approvals", "approve or reject intent selections awaiting a human"),
-    "prompt": ("paw_tui.commands.prompt", "print the governance prompt for a session; set the supervisor instruction"),
+    "approvals": (
+        "paw_tui.commands.approvals",
+        "approve or reject intent selections awaiting a human",
+    ),
+    "prompt": (
+        "paw_tui.commands.prompt",
+        "print the governance prompt for a session; set the supervisor instruction",
+    ),
     "toolkit": (
         "paw_tui.commands.toolkit",
         "print the toolkit reference or a tool's execution instructions",
@@ -40,8 +49,14 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "hook mode: read one agent-client event on stdin, answer allow or deny",
     ),
     "mcp": ("paw_tui.commands.mcp", "run the MCP stdio server"),
-    "install": ("paw_tui.commands.install", "set up the gate's hooks and the MCP server for a client"),
-    "doctor": ("paw_tui.commands.doctor", "self-test of the installation, hooks and orchestration files"),
+    "install": (
+        "paw_tui.commands.install",
+        "set up the gate's hooks and the MCP server for a client",
+    ),
+    "doctor": (
+        "paw_tui.commands.doctor",
+        "self-test of the installation, hooks and orchestration files",
+    ),
 }
 
 

@@ -9,12 +9,21 @@ from paw_tui.commands.output import write_json, write_out
 from paw_tui.commands.registry import add_command
 
 
-def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:  # type: ignore[type-arg]
-    parser = add_command(subparsers, "sessions", parents, description="Agent sessions the gate has seen (.orchestration/sessions/) and the intents they hold.")
+def add_parser(
+    subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]
+) -> None:  # type: ignore[type-arg]
+    parser = add_command(
+        subparsers,
+        "sessions",
+        parents,
+        description="Agent sessions the gate has seen (.orchestration/sessions/) and the intents they hold.",
+    )
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     listing = actions.add_parser("list", help="every recorded session", parents=parents)
     listing.add_argument("--json", action="store_true", help="print JSON")
-    release = actions.add_parser("release", help="end a session's lock (it must select again)", parents=parents)
+    release = actions.add_parser(
+        "release", help="end a session's lock (it must select again)", parents=parents
+    )
     release.add_argument("session_id", metavar="S")
     parser.set_defaults(run=run)
 
@@ -27,7 +36,9 @@ def run(args: argparse.Namespace) -> int:
         from paw_tui.core.errors import ValidationError
         from paw_tui.core.handshake.selection import release_session
 
-        released = release_session(state, args.session_id, reason="released by a human (paw-tui sessions release)")
+        released = release_session(
+            state, args.session_id, reason="released by a human (paw-tui sessions release)"
+        )
         if released is None:
             raise ValidationError(f"No session '{args.session_id}'.")
         held = f" (it held {released.intent_id})" if released.intent_id else ""
@@ -43,8 +54,14 @@ def run(args: argparse.Namespace) -> int:
         write_out("No sessions.\n")
         return 0
     rows = [
-        [s.session_id, s.intent_id or "-", s.state, "yes" if s.is_live(now, ttl) else "expired",
-         s.client or "-", format_time(s.last_seen)]
+        [
+            s.session_id,
+            s.intent_id or "-",
+            s.state,
+            "yes" if s.is_live(now, ttl) else "expired",
+            s.client or "-",
+            format_time(s.last_seen),
+        ]
         for s in sessions
     ]
     write_out(table(rows, ["SESSION", "INTENT", "STATE", "LIVE", "CLIENT", "LAST SEEN"]))

@@ -15,20 +15,35 @@ sections whose Keywords match the question, with {question}, {tool_name} and {<a
 substituted. It prints nothing when the tool has no instructions file."""
 
 
-def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:  # type: ignore[type-arg]
+def add_parser(
+    subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]
+) -> None:  # type: ignore[type-arg]
     parser = add_command(subparsers, "toolkit", parents, description=DESCRIPTION)
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    reference = actions.add_parser("reference", help="the AVAILABLE TOOLS reference for tool definitions",
-                                   parents=parents)
-    reference.add_argument("--tools", required=True, metavar="FILE",
-                           help="JSON: a list of tool definitions or an MCP tools/list result ('-' for stdin)")
-    instructions = actions.add_parser("instructions", help="the execution instructions of one tool",
-                                      parents=parents)
+    reference = actions.add_parser(
+        "reference", help="the AVAILABLE TOOLS reference for tool definitions", parents=parents
+    )
+    reference.add_argument(
+        "--tools",
+        required=True,
+        metavar="FILE",
+        help="JSON: a list of tool definitions or an MCP tools/list result ('-' for stdin)",
+    )
+    instructions = actions.add_parser(
+        "instructions", help="the execution instructions of one tool", parents=parents
+    )
     instructions.add_argument("tool", metavar="TOOL", help="the tool's name")
-    instructions.add_argument("--question", metavar="Q", help="the user's question (selects sections by keyword)")
-    instructions.add_argument("--args", metavar="JSON", help="the tool call's arguments, a JSON object")
-    instructions.add_argument("--strict", action="store_true",
-                              help="fail (exit 2) on a template variable that has no value")
+    instructions.add_argument(
+        "--question", metavar="Q", help="the user's question (selects sections by keyword)"
+    )
+    instructions.add_argument(
+        "--args", metavar="JSON", help="the tool call's arguments, a JSON object"
+    )
+    instructions.add_argument(
+        "--strict",
+        action="store_true",
+        help="fail (exit 2) on a template variable that has no value",
+    )
     parser.set_defaults(run=run)
 
 
@@ -60,9 +75,13 @@ def _call_args(raw: str | None) -> dict[str, object] | None:
     try:
         parsed = json.loads(raw)
     except json.JSONDecodeError as exc:
-        raise ValidationError(f"--args is not valid JSON: {exc.msg} at column {exc.colno}.") from None
+        raise ValidationError(
+            f"--args is not valid JSON: {exc.msg} at column {exc.colno}."
+        ) from None
     if not isinstance(parsed, dict):
-        raise ValidationError(f"--args must be a JSON object of argument names and values, not {type(parsed).__name__}.")
+        raise ValidationError(
+            f"--args must be a JSON object of argument names and values, not {type(parsed).__name__}."
+        )
     return parsed
 
 
@@ -70,8 +89,8 @@ def _instructions(args: argparse.Namespace) -> int:
     import os
 
     from paw_tui.commands.common import workspace_root
-    from paw_tui.core.prompt.exec_instructions import execution_instructions
     from paw_tui.core.policy.governance import Governance
+    from paw_tui.core.prompt.exec_instructions import execution_instructions
 
     call_args = _call_args(args.args)
     root = workspace_root(args)
@@ -83,10 +102,18 @@ def _instructions(args: argparse.Namespace) -> int:
         if policy.valid:
             governance = policy.governance
         else:
-            write_err(f"warning: {policy.unavailable_reason}; governance.yaml tool_instructions and "
-                      "tool_defaults are not used.\n")
-    text = execution_instructions(root, args.tool, question=args.question, args=call_args,
-                                  governance=governance, strict=args.strict)
+            write_err(
+                f"warning: {policy.unavailable_reason}; governance.yaml tool_instructions and "
+                "tool_defaults are not used.\n"
+            )
+    text = execution_instructions(
+        root,
+        args.tool,
+        question=args.question,
+        args=call_args,
+        governance=governance,
+        strict=args.strict,
+    )
     if text:
         write_out(text + "\n")
     return 0

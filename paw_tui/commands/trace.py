@@ -4,34 +4,52 @@ from __future__ import annotations
 
 from paw_tui.commands.common import workspace_root
 from paw_tui.commands.output import write_json, write_out
-from paw_tui.core.support import fastjson as json
-from paw_tui.core.ledger.verify import verify as verify_ledger
-from paw_tui.core.ledger.export import export_agent_trace
 from paw_tui.commands.registry import add_command
+from paw_tui.core.ledger.export import export_agent_trace
+from paw_tui.core.ledger.verify import verify as verify_ledger
+from paw_tui.core.support import fastjson as json
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
 
 
-def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:  # type: ignore[type-arg]
-    parser = add_command(subparsers, "trace", parents, description="The hash-chained audit ledger .orchestration/agent_trace.jsonl. Readers never "
+def add_parser(
+    subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]
+) -> None:  # type: ignore[type-arg]
+    parser = add_command(
+        subparsers,
+        "trace",
+        parents,
+        description="The hash-chained audit ledger .orchestration/agent_trace.jsonl. Readers never "
         "load the whole file to show its end; 'verify' checks every line's chain link and seq and "
-        "compares the end with the head kept outside the workspace (exit 2 when anything is wrong).")
+        "compares the end with the head kept outside the workspace (exit 2 when anything is wrong).",
+    )
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     tail = actions.add_parser("tail", help="the newest records", parents=parents)
-    tail.add_argument("-n", "--lines", type=int, default=20, metavar="N", help="how many (default 20)")
+    tail.add_argument(
+        "-n", "--lines", type=int, default=20, metavar="N", help="how many (default 20)"
+    )
     tail.add_argument("--intent", metavar="ID", help="only this intent's records")
     tail.add_argument("--session", metavar="S", help="only this session's records")
     tail.add_argument("--decision", choices=["allow", "deny", "pending"], help="only this decision")
-    tail.add_argument("-f", "--follow", action="store_true", help="keep printing new records (Ctrl-C stops)")
+    tail.add_argument(
+        "-f", "--follow", action="store_true", help="keep printing new records (Ctrl-C stops)"
+    )
     tail.add_argument("--json", action="store_true", help="one JSON record per line, as stored")
     show = actions.add_parser("show", help="one record in full, by seq", parents=parents)
     show.add_argument("seq", type=int, metavar="SEQ")
-    verify = actions.add_parser("verify", help="check the hash chain, seq and head", parents=parents)
+    verify = actions.add_parser(
+        "verify", help="check the hash chain, seq and head", parents=parents
+    )
     verify.add_argument("--json", action="store_true", help="print JSON")
     export = actions.add_parser("export", help="export mutation records", parents=parents)
-    export.add_argument("--format", required=True, choices=["agent-trace"], help="agent-trace: Agent Trace 0.1.0 JSONL")
+    export.add_argument(
+        "--format",
+        required=True,
+        choices=["agent-trace"],
+        help="agent-trace: Agent Trace 0.1.0 JSONL",
+    )
     export.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
     parser.set_defaults(run=run)
 
@@ -49,9 +67,14 @@ def format_record(record: dict[str, object]) -> str:
     paths = record.get("paths")
     path_text = ", ".join(str(p) for p in paths) if isinstance(paths, list) else ""
     parts = [
-        f"#{record.get('seq', '?')}", shown_ts, str(record.get("event") or "-"),
-        str(record.get("decision") or "-"), str(record.get("intent_id") or "-"),
-        str(record.get("session_id") or "-"), str(record.get("tool") or "-"), path_text,
+        f"#{record.get('seq', '?')}",
+        shown_ts,
+        str(record.get("event") or "-"),
+        str(record.get("decision") or "-"),
+        str(record.get("intent_id") or "-"),
+        str(record.get("session_id") or "-"),
+        str(record.get("tool") or "-"),
+        path_text,
     ]
     line = "  ".join(part for part in parts if part)
     reason = record.get("reason")
@@ -88,8 +111,17 @@ def fast_tail_args(argv: list[str]) -> argparse.Namespace | None:
     import types
 
     return types.SimpleNamespace(  # type: ignore[return-value]
-        command="trace", action="tail", lines=lines, intent=None, session=None, decision=None,
-        follow=False, json=as_json, debug=debug, workspace=workspaces or None, run=run,
+        command="trace",
+        action="tail",
+        lines=lines,
+        intent=None,
+        session=None,
+        decision=None,
+        follow=False,
+        json=as_json,
+        debug=debug,
+        workspace=workspaces or None,
+        run=run,
     )
 
 
@@ -122,7 +154,11 @@ def _matches(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 
 def _emit(records: list[dict[str, object]], as_json: bool) -> None:
     if as_json:
-        write_out("".join(json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in records))
+        write_out(
+            "".join(
+                json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in records
+            )
+        )
     else:
         write_out("".join(format_record(r) + "\n" for r in records))
 
@@ -182,7 +218,10 @@ def _show(ledger, seq: int) -> int:  # type: ignore[no-untyped-def]
 
 
 def _export(ledger, output: str | None) -> int:  # type: ignore[no-untyped-def]
-    lines = (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n" for record in export_agent_trace(ledger))
+    lines = (
+        json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
+        for record in export_agent_trace(ledger)
+    )
     if output:
         from paw_tui.core.support.fsutil import atomic_write
 

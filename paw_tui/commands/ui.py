@@ -3,14 +3,22 @@
 from __future__ import annotations
 
 import argparse
+
 from paw_tui.commands.registry import add_command
 
 
-def add_parser(subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]) -> None:  # type: ignore[type-arg]
-    parser = add_command(subparsers, "ui", parents, description="Instruction precedence, intents, the highlighted intent's scope and the live "
+def add_parser(
+    subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]
+) -> None:  # type: ignore[type-arg]
+    parser = add_command(
+        subparsers,
+        "ui",
+        parents,
+        description="Instruction precedence, intents, the highlighted intent's scope and the live "
         "trace on one screen; approve or reject intent selections as they arrive. The workspace is "
         "--workspace, else PAW_WORKSPACE_PATH, else the nearest workspace above the current "
-        "directory (CLAUDE_PROJECT_DIR is not used here).")
+        "directory (CLAUDE_PROJECT_DIR is not used here).",
+    )
     parser.set_defaults(run=run)
 
 

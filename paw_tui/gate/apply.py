@@ -57,9 +57,14 @@ def apply(state: WorkspaceState, facts: Facts, verdict: Verdict) -> Decision:
     assert action == ANSWER
     if verdict.record is not None:
         state.record(
-            verdict.record, session_id=event.session_id, intent_id=verdict.intent_id,
-            client=event.client, tool=event.tool, paths=verdict.paths or None,
-            decision="allow" if verdict.allow else "deny", reason=verdict.reason,
+            verdict.record,
+            session_id=event.session_id,
+            intent_id=verdict.intent_id,
+            client=event.client,
+            tool=event.tool,
+            paths=verdict.paths or None,
+            decision="allow" if verdict.allow else "deny",
+            reason=verdict.reason,
         )
     context = None
     if verdict.allow and event.kind == PRE_TOOL and verdict.intent_id is not None:
@@ -75,10 +80,14 @@ def _select(state: WorkspaceState, facts: Facts) -> Decision:
         state, event.session_id, event.tool_input.get("intent_id"), client=event.client
     )
     intent_id = selection.intent.id if selection.intent else None
-    return Decision(selection.accepted, None if selection.accepted else selection.message, intent_id)
+    return Decision(
+        selection.accepted, None if selection.accepted else selection.message, intent_id
+    )
 
 
-def _session_context(state: WorkspaceState, facts: Facts, session: sessions_store.Session | None) -> str:
+def _session_context(
+    state: WorkspaceState, facts: Facts, session: sessions_store.Session | None
+) -> str:
     """Every prompt layer (DESIGN §8), for SessionStart and every UserPromptSubmit."""
     from paw_tui.core.prompt.assembly import assemble_prompt, prompt_layers
 
@@ -87,14 +96,17 @@ def _session_context(state: WorkspaceState, facts: Facts, session: sessions_stor
     return assemble_prompt(prompt_layers(state, session, held=facts.held or {}))
 
 
-def _guidance(state: WorkspaceState, facts: Facts, session: sessions_store.Session | None) -> str | None:
+def _guidance(
+    state: WorkspaceState, facts: Facts, session: sessions_store.Session | None
+) -> str | None:
     """Execution instructions for the tool, if it has any (DESIGN §8); never blocks."""
     from paw_tui.core.workspace import layout
 
     governance = facts.policy.governance
     tool = facts.event.tool or ""
     if not governance.tool_instructions and not any(
-        os.path.isdir(layout.at(state.root, folder)) for folder in (layout.TOOLS, layout.SHARED_TOOLS)
+        os.path.isdir(layout.at(state.root, folder))
+        for folder in (layout.TOOLS, layout.SHARED_TOOLS)
     ):
         return None  # nowhere to find any: skip importing the template machinery
     try:
@@ -103,10 +115,15 @@ def _guidance(state: WorkspaceState, facts: Facts, session: sessions_store.Sessi
 
         question = session.latest_prompt if session is not None else None
         for name in lookup_names(tool):
-            text = execution_instructions(state.root, name, question=question,
-                                          args=facts.event.tool_input, governance=governance)
+            text = execution_instructions(
+                state.root,
+                name,
+                question=question,
+                args=facts.event.tool_input,
+                governance=governance,
+            )
             if text:
                 return guidance_message(tool, text)
-    except Exception:  # noqa: BLE001 - guidance is optional information
+    except Exception:
         return None
     return None

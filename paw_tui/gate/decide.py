@@ -37,8 +37,16 @@ class Verdict:
     ended first.
     """
 
-    __slots__ = ("action", "allow", "reason", "intent_id", "paths", "record", "touch",
-                 "release_expired")
+    __slots__ = (
+        "action",
+        "allow",
+        "reason",
+        "intent_id",
+        "paths",
+        "record",
+        "touch",
+        "release_expired",
+    )
 
     def __init__(
         self,
@@ -93,11 +101,21 @@ def pre_tool(facts: Facts) -> Verdict:
         logged = policy.valid and policy.governance.log_reads
         return Verdict(ANSWER, record=records.TOOL_ALLOWED if logged else None, paths=shown)
     if facts.kind == tools.HANDSHAKE:
-        return Verdict(SELECT, touch=policy.valid and _needs_touch(facts), release_expired=facts.expired)
+        return Verdict(
+            SELECT, touch=policy.valid and _needs_touch(facts), release_expired=facts.expired
+        )
 
     def deny(reason: str, intent_id: str | None = None, paths: list[str] = shown) -> Verdict:
-        return Verdict(ANSWER, False, reason, intent_id, paths, records.TOOL_DENIED,
-                       touch=touch, release_expired=facts.expired)
+        return Verdict(
+            ANSWER,
+            False,
+            reason,
+            intent_id,
+            paths,
+            records.TOOL_DENIED,
+            touch=touch,
+            release_expired=facts.expired,
+        )
 
     if not policy.valid:
         touch = False
@@ -118,10 +136,19 @@ def pre_tool(facts: Facts) -> Verdict:
         if target.relative is None:
             verdict = checker.outside(target.display, target.given)
         else:
-            verdict = checker.check_relative(target.relative, subtree=target.subtree,
-                                             directory=target.directory)
+            verdict = checker.check_relative(
+                target.relative, subtree=target.subtree, directory=target.directory
+            )
         checked.append(verdict.path)
         if not verdict.allowed:
             return deny(verdict.message or "Scope Violation.", intent.id, checked)
-    return Verdict(ANSWER, True, None, intent.id, checked, records.TOOL_ALLOWED, touch=touch,
-                   release_expired=facts.expired)
+    return Verdict(
+        ANSWER,
+        True,
+        None,
+        intent.id,
+        checked,
+        records.TOOL_ALLOWED,
+        touch=touch,
+        release_expired=facts.expired,
+    )

@@ -27,8 +27,18 @@ class GateEvent:
     them (relative ones are resolved against ``cwd``); ``tool_input`` is kept for the
     handshake's ``intent_id`` and for post-tool line ranges."""
 
-    __slots__ = ("kind", "client", "session_id", "tool", "tool_input", "paths", "command", "cwd",
-                 "prompt", "source")
+    __slots__ = (
+        "kind",
+        "client",
+        "session_id",
+        "tool",
+        "tool_input",
+        "paths",
+        "command",
+        "cwd",
+        "prompt",
+        "source",
+    )
 
     def __init__(
         self,
@@ -64,7 +74,11 @@ class Decision:
     __slots__ = ("allow", "reason", "intent_id", "context")
 
     def __init__(
-        self, allow: bool, reason: str | None = None, intent_id: str | None = None, context: str | None = None
+        self,
+        allow: bool,
+        reason: str | None = None,
+        intent_id: str | None = None,
+        context: str | None = None,
     ) -> None:
         self.allow = allow
         self.reason = reason

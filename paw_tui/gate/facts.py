@@ -34,7 +34,12 @@ class Target:
     __slots__ = ("given", "relative", "display", "subtree", "directory")
 
     def __init__(
-        self, given: str, relative: str | None, display: str, subtree: bool = False, directory: bool = False
+        self,
+        given: str,
+        relative: str | None,
+        display: str,
+        subtree: bool = False,
+        directory: bool = False,
     ) -> None:
         self.given = given
         self.relative = relative
@@ -49,8 +54,18 @@ class Target:
 class Facts:
     """What the decision about one event may look at; built by :func:`gather`."""
 
-    __slots__ = ("event", "root", "now", "policy", "kind", "session", "expired", "held",
-                 "targets", "target_error")
+    __slots__ = (
+        "event",
+        "root",
+        "now",
+        "policy",
+        "kind",
+        "session",
+        "expired",
+        "held",
+        "targets",
+        "target_error",
+    )
 
     def __init__(self, event: GateEvent, root: str, now: float, policy: Policy, kind: str) -> None:
         self.event = event
@@ -88,11 +103,15 @@ def gather(state: WorkspaceState, event: GateEvent) -> Facts:
     session = sessions_store.load_session(state.root, event.session_id)
     facts.session = session
     ttl = policy.governance.session_ttl
-    facts.expired = session is not None and session.holds_intent and not session.is_live(facts.now, ttl)
+    facts.expired = (
+        session is not None and session.holds_intent and not session.is_live(facts.now, ttl)
+    )
     if event.kind in (SESSION_START, PROMPT) or (
         event.kind == PRE_TOOL and kind != tools.HANDSHAKE and not _holds(facts.live_session)
     ):
-        facts.held = sessions_store.held_intents(state.root, facts.now, ttl, besides=event.session_id)
+        facts.held = sessions_store.held_intents(
+            state.root, facts.now, ttl, besides=event.session_id
+        )
     if event.kind == PRE_TOOL and kind not in (tools.READ_ONLY, tools.HANDSHAKE):
         _resolve_targets(facts)
     return facts
@@ -123,7 +142,9 @@ def _resolve_targets(facts: Facts) -> None:
     root = real_root(facts.root)
     for path, cwd, subtree, directory in raw_targets(event, facts.kind):
         try:
-            resolved = resolve_path(path, root, cwd=cwd or event.cwd or facts.root, root_is_real=True)
+            resolved = resolve_path(
+                path, root, cwd=cwd or event.cwd or facts.root, root_is_real=True
+            )
         except PathError as exc:
             facts.target_error = facts.target_error or str(exc)
             facts.targets.append(Target(path, None, path.replace("\\", "/"), subtree, directory))

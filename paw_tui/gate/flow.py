@@ -44,7 +44,9 @@ def find_root(event: GateEvent, workspaces: list[str], environ: Mapping[str, str
     return roots[0] if roots else None
 
 
-def handle(adapter: ClientAdapter, event: GateEvent, workspaces: list[str], env: Mapping[str, str]) -> Answer:
+def handle(
+    adapter: ClientAdapter, event: GateEvent, workspaces: list[str], env: Mapping[str, str]
+) -> Answer:
     """The client's answer to ``event``; never raises."""
 
     def fail(reason: str) -> Answer:
@@ -72,9 +74,11 @@ def handle(adapter: ClientAdapter, event: GateEvent, workspaces: list[str], env:
         facts = gather(state, event)
         decision = apply(state, facts, decide(facts))
         return adapter.render(event, decision)
-    except Exception as exc:  # noqa: BLE001 - fail closed, and say why
+    except Exception as exc:
         from paw_tui.core.errors import PawError
 
         if isinstance(exc, PawError):
             return fail(f"{exc} Denying (fail closed)." if event.kind == PRE_TOOL else str(exc))
-        return fail(f"paw-tui gate internal error ({type(exc).__name__}: {exc}); denying (fail closed).")
+        return fail(
+            f"paw-tui gate internal error ({type(exc).__name__}: {exc}); denying (fail closed)."
+        )

@@ -10,9 +10,17 @@ from __future__ import annotations
 import os
 import sys
 
-from paw_tui.gate.clients import claude_code
-from paw_tui.gate.events import POST_TOOL, PRE_TOOL, PROMPT, SESSION_END, SESSION_START, Answer, PayloadError
 from paw_tui.core.support import fastjson as json  # json's API without importing re (~15 ms)
+from paw_tui.gate.clients import claude_code
+from paw_tui.gate.events import (
+    POST_TOOL,
+    PRE_TOOL,
+    PROMPT,
+    SESSION_END,
+    SESSION_START,
+    Answer,
+    PayloadError,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -34,11 +42,20 @@ def _adapter(name: str) -> ClientAdapter:
 
 USAGE = "usage: paw-tui gate [--client auto|claude-code|generic] [--event EVENT] [--workspace DIR]"
 EVENT_ALIASES = {
-    "pretooluse": PRE_TOOL, "pre_tool": PRE_TOOL, "pre-tool": PRE_TOOL,
-    "posttooluse": POST_TOOL, "post_tool": POST_TOOL, "post-tool": POST_TOOL,
-    "sessionstart": SESSION_START, "session_start": SESSION_START, "session-start": SESSION_START,
-    "userpromptsubmit": PROMPT, "prompt": PROMPT,
-    "sessionend": SESSION_END, "session_end": SESSION_END, "session-end": SESSION_END,
+    "pretooluse": PRE_TOOL,
+    "pre_tool": PRE_TOOL,
+    "pre-tool": PRE_TOOL,
+    "posttooluse": POST_TOOL,
+    "post_tool": POST_TOOL,
+    "post-tool": POST_TOOL,
+    "sessionstart": SESSION_START,
+    "session_start": SESSION_START,
+    "session-start": SESSION_START,
+    "userpromptsubmit": PROMPT,
+    "prompt": PROMPT,
+    "sessionend": SESSION_END,
+    "session_end": SESSION_END,
+    "session-end": SESSION_END,
 }
 MAX_PAYLOAD = 64 * 1024 * 1024
 
@@ -60,7 +77,9 @@ def _parse_args(argv: Sequence[str]) -> tuple[str, str | None, list[str]]:
                 value = items.pop(0)
             if name == "--client":
                 if value not in ("auto", *CLIENT_NAMES):
-                    raise GateUsageError(f"unknown client '{value}'; use auto, claude-code or generic")
+                    raise GateUsageError(
+                        f"unknown client '{value}'; use auto, claude-code or generic"
+                    )
                 client = value
             elif name == "--event":
                 kind = EVENT_ALIASES.get(value.lower())
@@ -100,20 +119,34 @@ def decide_payload(
             raw = raw[3:]
         payload = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
-        return adapter.deny(f"paw-tui gate: the hook payload is not valid JSON ({exc}); denying (fail closed).")
-    if client == "auto" and isinstance(payload, dict) and "hook_event_name" not in payload and "event" in payload:
+        return adapter.deny(
+            f"paw-tui gate: the hook payload is not valid JSON ({exc}); denying (fail closed)."
+        )
+    if (
+        client == "auto"
+        and isinstance(payload, dict)
+        and "hook_event_name" not in payload
+        and "event" in payload
+    ):
         adapter = _adapter("generic")
     if not isinstance(payload, dict):
-        return adapter.deny("paw-tui gate: the hook payload is not a JSON object; denying (fail closed).")
+        return adapter.deny(
+            "paw-tui gate: the hook payload is not a JSON object; denying (fail closed)."
+        )
     kind = event_override or _hook_event_of(payload)
     try:
         event = adapter.parse(payload, event_override)
     except PayloadError as exc:
         if kind in (SESSION_START, PROMPT):
-            return adapter.context_only(kind, f"Orchestration state unavailable: paw-tui could not read this hook event ({exc}).")
+            return adapter.context_only(
+                kind,
+                f"Orchestration state unavailable: paw-tui could not read this hook event ({exc}).",
+            )
         if kind in (POST_TOOL, SESSION_END):
             return Answer(stderr=f"paw-tui gate: ignored a malformed {kind} event: {exc}\n")
-        return adapter.deny(f"paw-tui gate: cannot classify this event ({exc}); denying (fail closed).")
+        return adapter.deny(
+            f"paw-tui gate: cannot classify this event ({exc}); denying (fail closed)."
+        )
     if event is None:
         return Answer()
     from paw_tui.gate.flow import handle
@@ -135,7 +168,9 @@ def main(argv: Sequence[str]) -> int:
         raw = b""
         sys.stderr.write(f"paw-tui gate: cannot read stdin: {exc}\n")
     if len(raw) > MAX_PAYLOAD:
-        answer = _adapter(client).deny("paw-tui gate: the hook payload is larger than 64 MiB; denying.")
+        answer = _adapter(client).deny(
+            "paw-tui gate: the hook payload is larger than 64 MiB; denying."
+        )
     else:
         answer = decide_payload(raw, client=client, event_override=event, workspaces=workspaces)
     out = sys.stdout.buffer if hasattr(sys.stdout, "buffer") else None

@@ -72,7 +72,9 @@ def _file_facts(path: str) -> tuple[str | None, str | None]:
         return digest, None
 
 
-def _ranges_for(tool: str, tool_input: dict[str, object], text: str | None) -> list[dict[str, int]] | None:
+def _ranges_for(
+    tool: str, tool_input: dict[str, object], text: str | None
+) -> list[dict[str, int]] | None:
     if tool == "Write":
         content = tool_input.get("content")
         if isinstance(content, str) and content:
@@ -113,10 +115,17 @@ def record_mutations(state: WorkspaceState, event: GateEvent, kind: str) -> None
             continue
         digest, text = _file_facts(resolved.absolute)
         state.record(
-            "mutation", session_id=event.session_id, intent_id=intent_id, client=event.client,
-            tool=tool, paths=[resolved.display], content_hash=digest,
+            "mutation",
+            session_id=event.session_id,
+            intent_id=intent_id,
+            client=event.client,
+            tool=tool,
+            paths=[resolved.display],
+            content_hash=digest,
             ranges=_ranges_for(tool, event.tool_input, text) if kind != tools.SHELL else None,
-            reason=None if digest or os.path.exists(resolved.absolute) else "the file no longer exists",
+            reason=None
+            if digest or os.path.exists(resolved.absolute)
+            else "the file no longer exists",
         )
         recorded = True
     if recorded and intent_id:

@@ -12,17 +12,40 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from paw_tui.core.policy.governance import Governance
 
-READ_ONLY_TOOLS = frozenset({
-    # Claude Code
-    "Read", "Glob", "Grep", "LS", "NotebookRead", "WebFetch", "WebSearch", "TodoWrite", "Task",
-    "Agent", "AskUserQuestion", "ExitPlanMode", "BashOutput", "KillShell", "ListMcpResourcesTool",
-    "ReadMcpResourceTool",
-    # generic
-    "read_file", "list_files", "search_files", "list_code_definition_names",
-})
+READ_ONLY_TOOLS = frozenset(
+    {
+        # Claude Code
+        "Read",
+        "Glob",
+        "Grep",
+        "LS",
+        "NotebookRead",
+        "WebFetch",
+        "WebSearch",
+        "TodoWrite",
+        "Task",
+        "Agent",
+        "AskUserQuestion",
+        "ExitPlanMode",
+        "BashOutput",
+        "KillShell",
+        "ListMcpResourcesTool",
+        "ReadMcpResourceTool",
+        # generic
+        "read_file",
+        "list_files",
+        "search_files",
+        "list_code_definition_names",
+    }
+)
 SHELL_TOOLS = frozenset({"Bash", "PowerShell", "execute_command"})
 # Tools whose target file we know how to find, and the input field that names it.
-FILE_TOOLS = {"Write": "file_path", "Edit": "file_path", "MultiEdit": "file_path", "NotebookEdit": "notebook_path"}
+FILE_TOOLS = {
+    "Write": "file_path",
+    "Edit": "file_path",
+    "MultiEdit": "file_path",
+    "NotebookEdit": "notebook_path",
+}
 PATH_FIELDS = ("file_path", "notebook_path")
 
 READ_ONLY = "read_only"
@@ -47,4 +70,3 @@ def classify(tool: str, governance: Governance | None = None) -> str:
     if tool in SHELL_TOOLS:
         return SHELL
     return MUTATING
-

@@ -21,7 +21,9 @@ class PawApp(App[None]):
         Binding("ctrl+q", "quit", "Quit", priority=True, show=False, id="app.force_quit"),
     ]
 
-    def __init__(self, root: str, *, user_dir: str | None = None, watch_approvals: bool = True) -> None:
+    def __init__(
+        self, root: str, *, user_dir: str | None = None, watch_approvals: bool = True
+    ) -> None:
         super().__init__()
         from paw_tui.core.workspace.platform import PlatformProbe, user_instructions_dir
 

@@ -18,7 +18,11 @@ ENTRIES: tuple[tuple[str, str, str], ...] = (
     ("trace: Show denials", "only records with decision deny", "trace_denials"),
     ("trace: Clear filter", "every record", "trace_clear"),
     ("trace: Verify chain", "check the hash chain again", "verify_chain"),
-    ("prompt: Show assembled prompt", "each prompt layer with its source and size; set the supervisor", "show_prompt"),
+    (
+        "prompt: Show assembled prompt",
+        "each prompt layer with its source and size; set the supervisor",
+        "show_prompt",
+    ),
     ("pane: Instructions", "focus the instructions pane", "focus_pane('instructions')"),
     ("pane: Intents", "focus the intents pane", "focus_pane('intents')"),
     ("pane: Scope", "focus the scope pane", "focus_pane('scope')"),

@@ -110,7 +110,11 @@ class WorkspaceWatcher:
         from paw_tui.core.policy.compiled import load_policy
 
         policy = load_policy(self.root)
-        held = held_intents(self.root, time.time(), policy.governance.session_ttl) if policy.valid else {}
+        held = (
+            held_intents(self.root, time.time(), policy.governance.session_ttl)
+            if policy.valid
+            else {}
+        )
         return IntentsChanged(policy, held)
 
     def _report_approvals(self) -> None:
@@ -121,4 +125,6 @@ class WorkspaceWatcher:
         if ids == self._posted_approvals:
             return
         self._posted_approvals = ids
-        self.post(ApprovalsChanged([PendingApproval.read(self.root, request) for request in requests]))
+        self.post(
+            ApprovalsChanged([PendingApproval.read(self.root, request) for request in requests])
+        )

@@ -33,8 +33,13 @@ active_intents:
 
 
 def claude(root: Path, session: str, event: str, **extra: object) -> dict[str, object]:
-    payload: dict[str, object] = {"session_id": session, "cwd": str(root), "hook_event_name": event,
-                                  "transcript_path": "/dev/null", "permission_mode": "default"}
+    payload: dict[str, object] = {
+        "session_id": session,
+        "cwd": str(root),
+        "hook_event_name": event,
+        "transcript_path": "/dev/null",
+        "permission_mode": "default",
+    }
     payload.update(extra)
     return payload
 
@@ -44,13 +49,29 @@ def gate(root: Path, payload: dict[str, object]) -> int:
 
 
 def write(root: Path, session: str, path: str) -> int:
-    return gate(root, claude(root, session, "PreToolUse", tool_name="Write",
-                             tool_input={"file_path": str(root / path), "content": "x = 1\n"}))
+    return gate(
+        root,
+        claude(
+            root,
+            session,
+            "PreToolUse",
+            tool_name="Write",
+            tool_input={"file_path": str(root / path), "content": "x = 1\n"},
+        ),
+    )
 
 
 def select(root: Path, session: str, intent: str) -> int:
-    return gate(root, claude(root, session, "PreToolUse", tool_name="mcp__paw__select_active_intent",
-                             tool_input={"intent_id": intent}))
+    return gate(
+        root,
+        claude(
+            root,
+            session,
+            "PreToolUse",
+            tool_name="mcp__paw__select_active_intent",
+            tool_input={"intent_id": intent},
+        ),
+    )
 
 
 @pytest.fixture

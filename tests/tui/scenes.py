@@ -10,7 +10,7 @@ import shutil
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from paw_tui.demo import DemoWorkspace, copy_demo_workspace
+from paw_tui.core.workspace.demo import DemoWorkspace, copy_demo_workspace
 from paw_tui.tui.app import PawApp
 from paw_tui.tui.dialogs.approval import ApprovalModal
 from paw_tui.tui.widgets.trace_view import TraceView
@@ -49,7 +49,11 @@ async def settle(pilot: Pilot[None], scene: str) -> None:
         ready = view.row_count > 0 and "verifying" not in status and "indexing" not in status
         ready = ready and app.query_one("#layers-table").row_count > 0  # type: ignore[attr-defined]
         if scene == "approval":
-            ready = ready and isinstance(app.screen, ApprovalModal) and bool(app.screen.query("#approval-buttons"))
+            ready = (
+                ready
+                and isinstance(app.screen, ApprovalModal)
+                and bool(app.screen.query("#approval-buttons"))
+            )
         if scene == "trace-denials" and ready:
             if "match" not in status:
                 await app.main.run_action("trace_denials")

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable, Input, Select, Static
 
-from paw_tui.core.handshake.approvals import pending_requests
 from paw_tui.core.context.format import format_context
 from paw_tui.core.context.tool import get_context
+from paw_tui.core.handshake.approvals import pending_requests
 from paw_tui.core.ledger.store import Ledger
 from paw_tui.tui.app import PawApp
 from paw_tui.tui.dialogs.approval import TITLE, ApprovalModal
@@ -49,7 +49,9 @@ def trace_rows(app: PawApp) -> list[dict[str, object] | None]:
 
 
 @pytest.mark.anyio
-async def test_first_intent_is_highlighted_and_scope_is_filled(workspace: Path, user_dir: str) -> None:
+async def test_first_intent_is_highlighted_and_scope_is_filled(
+    workspace: Path, user_dir: str
+) -> None:
     app = PawApp(str(workspace), user_dir=user_dir, watch_approvals=False)
     async with app.run_test(size=SIZE) as pilot:
         table = app.query_one("#intents-table", DataTable)
@@ -58,8 +60,12 @@ async def test_first_intent_is_highlighted_and_scope_is_filled(workspace: Path, 
         details = text_of(app, "#scope-details")
         await until(pilot, lambda: "INT-001" in text_of(app, "#scope-details"))
         details = text_of(app, "#scope-details")
-        for expected in ("src/auth/**", "!src/auth/legacy/**", "Must not use external auth providers",
-                         "Unit tests in tests/auth/ pass"):
+        for expected in (
+            "src/auth/**",
+            "!src/auth/legacy/**",
+            "Must not use external auth providers",
+            "Unit tests in tests/auth/ pass",
+        ):
             assert expected in details
         # the holder of INT-001 is shown
         assert table.get_row("INT-001")[3] == "s1"
@@ -111,7 +117,9 @@ async def test_path_tester_names_the_deciding_pattern(workspace: Path, user_dir:
         assert "#0 'src/auth/**'" in text_of(app, "#scope-result")
         field.value = "src/auth/legacy/old.py"
         await until(pilot, lambda: "deny" in text_of(app, "#scope-result"))
-        assert "excluded" in text_of(app, "#scope-result") and "!src/auth/legacy/**" in text_of(app, "#scope-result")
+        assert "excluded" in text_of(app, "#scope-result") and "!src/auth/legacy/**" in text_of(
+            app, "#scope-result"
+        )
         field.value = ".orchestration/active_intents.yaml"
         await until(pilot, lambda: "protected" in text_of(app, "#scope-result"))
 
@@ -125,13 +133,18 @@ async def test_instruction_layers_and_exact_context_text(workspace: Path, user_d
         statuses = {str(layers.get_row_at(i)[0]): str(layers.get_row_at(i)[1]) for i in range(3)}
         # "Claude Code" is first alphabetically and has both layers
         assert statuses == {"workspace": "WINS", "user": "SHADOWED", "agent defaults": "SHADOWED"}
-        expected = format_context(get_context("auth-system", "Claude Code", roots=[str(workspace)],
-                                              user_instructions_dir=user_dir))
+        expected = format_context(
+            get_context(
+                "auth-system", "Claude Code", roots=[str(workspace)], user_instructions_dir=user_dir
+            )
+        )
         await until(pilot, lambda: text_of(app, "#context-text") == expected)
         # a user-only agent wins from the user layer; an empty file is EMPTY
         field = app.query_one("#agent-input", Input)
         field.value = "Codex"
-        await until(pilot, lambda: str(layers.get_row_at(0)[1]) == "MISSING" and layers.row_count == 3)
+        await until(
+            pilot, lambda: str(layers.get_row_at(0)[1]) == "MISSING" and layers.row_count == 3
+        )
         assert str(layers.get_row_at(1)[1]) == "WINS"
         field.value = "Empty Agent"
         await until(pilot, lambda: str(layers.get_row_at(0)[1]) == "EMPTY")
@@ -155,14 +168,25 @@ async def test_trace_first_paint_shows_the_newest_record(workspace: Path, user_d
 
 
 @pytest.mark.anyio
-async def test_live_tail_shows_a_new_record_without_a_key_press(workspace: Path, user_dir: str) -> None:
+async def test_live_tail_shows_a_new_record_without_a_key_press(
+    workspace: Path, user_dir: str
+) -> None:
     app = PawApp(str(workspace), user_dir=user_dir, watch_approvals=False)
     async with app.run_test(size=SIZE) as pilot:
         view = app.query_one(TraceView)
         before = len(ledger_lines(workspace))
         await until(pilot, lambda: view.row_count == before)
-        appended = threading.Thread(target=lambda: Ledger.for_workspace(str(workspace)).append(
-            {"event": "tool_allowed", "session_id": "live", "intent_id": "INT-001", "decision": "allow", "tool": "Write"}))
+        appended = threading.Thread(
+            target=lambda: Ledger.for_workspace(str(workspace)).append(
+                {
+                    "event": "tool_allowed",
+                    "session_id": "live",
+                    "intent_id": "INT-001",
+                    "decision": "allow",
+                    "tool": "Write",
+                }
+            )
+        )
         appended.start()
         appended.join()
         await until(pilot, lambda: view.row_count == before + 1)
@@ -203,15 +227,25 @@ async def test_trace_filters(workspace: Path, user_dir: str) -> None:
         await until(pilot, lambda: view.rows is not None and view.row_count == len(denials))
         assert all(r is not None and r["decision"] == "deny" for r in trace_rows(app))
         app.query_one(TracePane).set_filter("session:s1 decision:allow")
-        expected = [r for r in all_records if r.get("session_id") == "s1" and r.get("decision") == "allow"]
-        await until(pilot, lambda: view.rows is not None and view.row_count == len(expected)
-                    and all(r is not None and r["session_id"] == "s1" for r in trace_rows(app)))
+        expected = [
+            r for r in all_records if r.get("session_id") == "s1" and r.get("decision") == "allow"
+        ]
+        await until(
+            pilot,
+            lambda: (
+                view.rows is not None
+                and view.row_count == len(expected)
+                and all(r is not None and r["session_id"] == "s1" for r in trace_rows(app))
+            ),
+        )
         # a new matching record joins the filtered view, a non-matching one does not
         assert write(workspace, "s1", "src/auth/b.py") == 0
         assert write(workspace, "s1", "elsewhere.txt") == 2
         await until(pilot, lambda: view.row_count == len(expected) + 1)
         await app.main.run_action("trace_clear")
-        await until(pilot, lambda: view.rows is None and view.row_count == len(ledger_lines(workspace)))
+        await until(
+            pilot, lambda: view.rows is None and view.row_count == len(ledger_lines(workspace))
+        )
 
 
 @pytest.mark.anyio
@@ -266,12 +300,19 @@ async def test_approval_flow_end_to_end(workspace: Path, user_dir: str) -> None:
     assert write(workspace, "s2", "src/billing/pdf.py") == 0
     events = [r["event"] for r in ledger_lines(workspace)]
     assert "approval_granted" in events
-    assert "Invoice PDF export" in (workspace / ".orchestration" / "active_intents.yaml").read_text()
-    assert "status: IN_PROGRESS" in (workspace / ".orchestration" / "active_intents.yaml").read_text().split("INT-002")[1]
+    assert (
+        "Invoice PDF export" in (workspace / ".orchestration" / "active_intents.yaml").read_text()
+    )
+    assert (
+        "status: IN_PROGRESS"
+        in (workspace / ".orchestration" / "active_intents.yaml").read_text().split("INT-002")[1]
+    )
 
 
 @pytest.mark.anyio
-async def test_reject_frees_the_intent_and_escape_leaves_it_pending(workspace: Path, user_dir: str) -> None:
+async def test_reject_frees_the_intent_and_escape_leaves_it_pending(
+    workspace: Path, user_dir: str
+) -> None:
     approvals_required(workspace)
     assert select(workspace, "s2", "INT-002") == 0
     app = PawApp(str(workspace), user_dir=user_dir)
@@ -365,7 +406,10 @@ async def run_from_palette(app: PawApp, pilot, title: str) -> None:  # type: ign
     await until(pilot, lambda: isinstance(app.screen, CommandPalette))
     await pilot.press(*title)
     palette = app.screen
-    await until(pilot, lambda: palette.query("CommandList") and palette.query_one("CommandList").option_count > 0)
+    await until(
+        pilot,
+        lambda: palette.query("CommandList") and palette.query_one("CommandList").option_count > 0,
+    )
     await pilot.press("enter")
     await until(pilot, lambda: not isinstance(app.screen, CommandPalette))
 
@@ -400,7 +444,9 @@ async def test_readable_at_80x24(workspace: Path, user_dir: str) -> None:
 
 
 @pytest.mark.anyio
-async def test_prompt_view_lists_each_layer_and_sets_the_supervisor(workspace: Path, user_dir: str) -> None:
+async def test_prompt_view_lists_each_layer_and_sets_the_supervisor(
+    workspace: Path, user_dir: str
+) -> None:
     from paw_tui.core.prompt.supervisor import get_supervisor
     from paw_tui.tui.screens.prompt_view import PromptView
 
@@ -408,19 +454,30 @@ async def test_prompt_view_lists_each_layer_and_sets_the_supervisor(workspace: P
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause(0.1)
         await pilot.press("p")
-        await until(pilot, lambda: isinstance(app.screen, PromptView) and bool(app.screen.query("#prompt-layers")))
+        await until(
+            pilot,
+            lambda: isinstance(app.screen, PromptView) and bool(app.screen.query("#prompt-layers")),
+        )
         view = app.screen
         layers = view.query_one("#prompt-layers", DataTable)
         await until(pilot, lambda: layers.row_count >= 1)
         assert str(layers.get_row_at(0)[1]) == "governance"
         assert "select_active_intent" in str(view.query_one("#prompt-text", Static).render())
         view.query_one("#prompt-session", Select).value = "s1"  # s1 holds INT-001
-        await until(pilot, lambda: layers.row_count >= 2 and str(layers.get_row_at(1)[1]) == "intent context")
+        await until(
+            pilot,
+            lambda: layers.row_count >= 2 and str(layers.get_row_at(1)[1]) == "intent context",
+        )
         view.query_one("#supervisor-input", Input).value = "Prefer small commits."
         view.query_one("#supervisor-input", Input).focus()
         await pilot.press("enter")
-        await until(pilot, lambda: any(str(layers.get_row_at(i)[1]) == "supervisor instruction"
-                                       for i in range(layers.row_count)))
+        await until(
+            pilot,
+            lambda: any(
+                str(layers.get_row_at(i)[1]) == "supervisor instruction"
+                for i in range(layers.row_count)
+            ),
+        )
         assert get_supervisor(str(workspace), "s1") == "Prefer small commits."
         assert "<supervisor_instruction>" in str(view.query_one("#prompt-text", Static).render())
         await pilot.press("escape")

@@ -17,8 +17,21 @@ from paw_tui.core.errors import ValidationError
 # Every tool except the known read-only ones reaches the gate: unknown and MCP tools are
 # mutating until classified (DESIGN §6), and reads stay free of a process start.
 READ_ONLY_FOR_MATCHER = (
-    "Read", "Glob", "Grep", "LS", "NotebookRead", "WebFetch", "WebSearch", "TodoWrite", "Task",
-    "Agent", "AskUserQuestion", "ExitPlanMode", "BashOutput", "KillShell", "ListMcpResourcesTool",
+    "Read",
+    "Glob",
+    "Grep",
+    "LS",
+    "NotebookRead",
+    "WebFetch",
+    "WebSearch",
+    "TodoWrite",
+    "Task",
+    "Agent",
+    "AskUserQuestion",
+    "ExitPlanMode",
+    "BashOutput",
+    "KillShell",
+    "ListMcpResourcesTool",
     "ReadMcpResourceTool",
 )
 PRE_TOOL_MATCHER = "^(?!(" + "|".join(READ_ONLY_FOR_MATCHER) + ")$).*"
@@ -71,14 +84,20 @@ def _load_json_object(path: str) -> dict[str, object]:
         data = json.loads(text)
     except ValueError as exc:
         line = getattr(exc, "lineno", "?")
-        raise ValidationError(f"{path}:{line}: not valid JSON ({exc}); fix it first, nothing was changed.") from exc
+        raise ValidationError(
+            f"{path}:{line}: not valid JSON ({exc}); fix it first, nothing was changed."
+        ) from exc
     if not isinstance(data, dict):
         raise ValidationError(f"{path}: expected a JSON object at the top; nothing was changed.")
     return data
 
 
 def _is_our_handler(handler: object) -> bool:
-    return isinstance(handler, dict) and isinstance(handler.get("command"), str) and is_gate_command(handler["command"])
+    return (
+        isinstance(handler, dict)
+        and isinstance(handler.get("command"), str)
+        and is_gate_command(handler["command"])
+    )
 
 
 def _is_ours(entry: object) -> bool:
@@ -102,16 +121,22 @@ def claude_hooks(gate_words: list[str] | None = None) -> dict[str, dict[str, obj
     }
 
 
-def merge_claude_settings(settings: dict[str, object], gate_words: list[str] | None = None) -> dict[str, object]:
+def merge_claude_settings(
+    settings: dict[str, object], gate_words: list[str] | None = None
+) -> dict[str, object]:
     merged = dict(settings)
     hooks = merged.get("hooks", {})
     if not isinstance(hooks, dict):
-        raise ValidationError("'hooks' in .claude/settings.json is not an object; nothing was changed.")
+        raise ValidationError(
+            "'hooks' in .claude/settings.json is not an object; nothing was changed."
+        )
     hooks = dict(hooks)
     for event, entry in claude_hooks(gate_words).items():
         existing = hooks.get(event, [])
         if not isinstance(existing, list):
-            raise ValidationError(f"'hooks.{event}' in .claude/settings.json is not a list; nothing was changed.")
+            raise ValidationError(
+                f"'hooks.{event}' in .claude/settings.json is not a list; nothing was changed."
+            )
         kept, placed = [], False
         for item in existing:
             if _is_ours(item):

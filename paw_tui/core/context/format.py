@@ -91,14 +91,16 @@ _PARSERS: list[re.Pattern[str]] = []  # compiled on first use: only readers of t
 
 def _parsers() -> list[re.Pattern[str]]:
     if not _PARSERS:
-        _PARSERS.extend([
-            re.compile(
-                r"^<(workspace_instructions|user_instructions|workflow_context)>\n(.*?)\n</\1>$",
-                re.MULTILINE | re.DOTALL,
-            ),
-            re.compile(r"(?:^|\n)<warning>(.*)</warning>\Z", re.DOTALL),
-            re.compile(r"\A(`{3,})markdown\n(.*)\n\1\Z", re.DOTALL),
-        ])
+        _PARSERS.extend(
+            [
+                re.compile(
+                    r"^<(workspace_instructions|user_instructions|workflow_context)>\n(.*?)\n</\1>$",
+                    re.MULTILINE | re.DOTALL,
+                ),
+                re.compile(r"(?:^|\n)<warning>(.*)</warning>\Z", re.DOTALL),
+                re.compile(r"\A(`{3,})markdown\n(.*)\n\1\Z", re.DOTALL),
+            ]
+        )
     return _PARSERS
 
 

@@ -44,7 +44,13 @@ class Layer:
     __slots__ = ("name", "status", "size", "tokens", "path", "error")
 
     def __init__(
-        self, name: str, status: str, size: int | None, tokens: int | None, path: str, error: str | None = None
+        self,
+        name: str,
+        status: str,
+        size: int | None,
+        tokens: int | None,
+        path: str,
+        error: str | None = None,
     ) -> None:
         self.name = name
         self.status = status
@@ -90,8 +96,14 @@ def resolve_layers(
         _file_layer("user", user, bool(workspace.content)),
     ]
     custom = bool(workspace.content or user.content)
-    layers.append(Layer(AGENT_DEFAULTS, SHADOWED if custom else WINS, None, None, "(the agent's own prompt)"))
-    text = format_context(result) if work_id else "(pick a work item to see the full paw_get_context text)"
+    layers.append(
+        Layer(AGENT_DEFAULTS, SHADOWED if custom else WINS, None, None, "(the agent's own prompt)")
+    )
+    text = (
+        format_context(result)
+        if work_id
+        else "(pick a work item to see the full paw_get_context text)"
+    )
     return layers, text
 
 

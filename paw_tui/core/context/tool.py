@@ -10,8 +10,8 @@ from __future__ import annotations
 import os
 import re
 
-from paw_tui.core.errors import CancelledError, ValidationError
 from paw_tui.core.context.instructions import load_instructions, workspace_instructions_dir
+from paw_tui.core.errors import CancelledError, ValidationError
 from paw_tui.core.support.textfile import FileStatus, load_text_file
 
 TYPE_CHECKING = False
@@ -59,8 +59,14 @@ class WorkflowStatus(FileStatus):
 class ContextResult:
     """Everything ``paw_get_context`` found for one work item and agent."""
 
-    __slots__ = ("work_id", "agent_name", "root", "workspace_instructions", "user_instructions",
-                 "workflow_context")
+    __slots__ = (
+        "work_id",
+        "agent_name",
+        "root",
+        "workspace_instructions",
+        "user_instructions",
+        "workflow_context",
+    )
 
     def __init__(
         self,
@@ -132,13 +138,17 @@ def find_work_root(roots: Sequence[str], work_id: str) -> str:
     )
 
 
-def instruction_layers(agent_name: object, *, root: str, user_instructions_dir: str | None) -> ContextResult:
+def instruction_layers(
+    agent_name: object, *, root: str, user_instructions_dir: str | None
+) -> ContextResult:
     """Both instruction layers of an agent, without a work item (an empty workflow section):
     what the TUI shows before a work item is picked and ``prompt --agent`` appends. Raises
     ValidationError for a bad agent name, with the messages of :func:`validate_request`."""
     _, agent = validate_request("x", agent_name)
     return ContextResult(
-        "", agent, root,
+        "",
+        agent,
+        root,
         load_instructions(workspace_instructions_dir(root), agent),
         load_instructions(user_instructions_dir, agent),
         WorkflowStatus(FileStatus("")),

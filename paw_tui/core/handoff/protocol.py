@@ -15,7 +15,6 @@ import os
 import re
 
 from paw_tui.core.errors import ValidationError
-from paw_tui.core.support.json_types import json_type_name
 from paw_tui.core.handoff.sources import (
     CONVENTIONS_MD,
     MAX_SENTENCES,
@@ -32,6 +31,7 @@ from paw_tui.core.handoff.sources import (
     summarise_conventions,
     work_title,
 )
+from paw_tui.core.support.json_types import json_type_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -47,10 +47,25 @@ INVALID = "invalid"
 _schema_cache: dict[str, object] = {}
 
 __all__ = [
-    "FALLBACK", "INVALID", "OK", "VERSION", "HandoffResult", "active_story", "build_handoff",
-    "check_schema", "count_tokens", "fit_summary", "format_result", "git_branch",
-    "handoff_for_workspace", "load_schema", "parse_handoff", "read_project_json",
-    "render_handoff", "summarise_conventions", "work_title",
+    "FALLBACK",
+    "INVALID",
+    "OK",
+    "VERSION",
+    "HandoffResult",
+    "active_story",
+    "build_handoff",
+    "check_schema",
+    "count_tokens",
+    "fit_summary",
+    "format_result",
+    "git_branch",
+    "handoff_for_workspace",
+    "load_schema",
+    "parse_handoff",
+    "read_project_json",
+    "render_handoff",
+    "summarise_conventions",
+    "work_title",
 ]
 
 
@@ -100,9 +115,13 @@ def check_schema(
     kind = schema.get("type")
     kinds = [kind] if isinstance(kind, str) else kind if isinstance(kind, list) else []
     if kinds and not any(_is_type(value, k) for k in kinds):
-        problems.append(f"{shown} must be of type {' or '.join(kinds)}, not {json_type_name(value)}")
+        problems.append(
+            f"{shown} must be of type {' or '.join(kinds)}, not {json_type_name(value)}"
+        )
         return missing, problems
-    if "const" in schema and (value != schema["const"] or json_type_name(value) != json_type_name(schema["const"])):
+    if "const" in schema and (
+        value != schema["const"] or json_type_name(value) != json_type_name(schema["const"])
+    ):
         problems.append(f"{shown} must be {json.dumps(schema['const'])}")
     min_length = schema.get("minLength")
     if isinstance(value, str) and isinstance(min_length, int) and len(value.strip()) < min_length:
@@ -175,8 +194,10 @@ def build_handoff(
                 "skipped); pass --summary TEXT."
             )
         if len(sentences) < MIN_SENTENCES:
-            notes.append(f"warning: {CONVENTIONS_MD} has a single prose sentence; the protocol asks for "
-                         f"{MIN_SENTENCES} to {MAX_SENTENCES} (pass --summary TEXT for a fuller one).")
+            notes.append(
+                f"warning: {CONVENTIONS_MD} has a single prose sentence; the protocol asks for "
+                f"{MIN_SENTENCES} to {MAX_SENTENCES} (pass --summary TEXT for a fuller one)."
+            )
         original = " ".join(sentences)
     text, trimmed = fit_summary(original)
     if trimmed:
@@ -194,13 +215,17 @@ def build_handoff(
     if prd is None and work_id is not None:
         prd = work_title(path, work_id)
         if prd is None:
-            notes.append(f"warning: .paw/work/{work_id}/WorkflowContext.md has no Work Title; "
-                         "currentWork.prd left out.")
+            notes.append(
+                f"warning: .paw/work/{work_id}/WorkflowContext.md has no Work Title; "
+                "currentWork.prd left out."
+            )
     if story is None and session_id is not None:
         story = active_story(path, session_id)
         if story is None:
-            notes.append(f"warning: session '{session_id}' holds no active intent; "
-                         "currentWork.story left out.")
+            notes.append(
+                f"warning: session '{session_id}' holds no active intent; "
+                "currentWork.story left out."
+            )
     for key, value in (("prd", prd), ("story", story), ("branch", git_branch(path))):
         if value is not None and value.strip():
             work[key] = " ".join(value.split())
@@ -209,7 +234,9 @@ def build_handoff(
         block["currentWork"] = work
     missing, problems = check_schema(block, load_schema())
     if missing or problems:  # pragma: no cover - every input was checked above
-        raise ValidationError(f"The built context block is invalid: {'; '.join(problems + missing)}.")
+        raise ValidationError(
+            f"The built context block is invalid: {'; '.join(problems + missing)}."
+        )
     return block
 
 
@@ -273,8 +300,10 @@ class HandoffResult:
 
 def fallback_plan(root: str | None) -> list[str]:
     base = os.path.abspath(root) if root else None
-    return [f"read {os.path.join(base, *name.split('/')) if base else name}"
-            for name in (PROJECT_JSON, CONVENTIONS_MD)]
+    return [
+        f"read {os.path.join(base, *name.split('/')) if base else name}"
+        for name in (PROJECT_JSON, CONVENTIONS_MD)
+    ]
 
 
 def _version_of(raw: object) -> int | None:
@@ -320,9 +349,12 @@ def parse_handoff(text: str, root: str | None = None) -> HandoffResult:
         return HandoffResult(FALLBACK, reason=reason, plan=plan)
     end = next((n for n in range(start + 1, len(lines)) if lines[n].strip() == CLOSE_TAG), None)
     if end is None:
-        return HandoffResult(INVALID, VERSION, reason=f"the <context> block opened at line {start + 1} "
-                             "has no closing </context> line")
-    body = "\n".join(lines[start + 1:end])
+        return HandoffResult(
+            INVALID,
+            VERSION,
+            reason=f"the <context> block opened at line {start + 1} has no closing </context> line",
+        )
+    body = "\n".join(lines[start + 1 : end])
     first_line = start + 2
     try:
         data = yaml.safe_load(body)
@@ -330,31 +362,50 @@ def parse_handoff(text: str, root: str | None = None) -> HandoffResult:
         for raw in body.split("\n"):
             declared = _VERSION_LINE.match(raw)
             if declared and declared.group(2) and _version_of(declared.group(2)) is None:
-                return HandoffResult(FALLBACK, declared.group(2), reason=f"version {declared.group(2)} "
-                                     "is not supported (this reader understands version 1)", plan=plan)
+                return HandoffResult(
+                    FALLBACK,
+                    declared.group(2),
+                    reason=f"version {declared.group(2)} "
+                    "is not supported (this reader understands version 1)",
+                    plan=plan,
+                )
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
         line = first_line + mark.line if mark is not None else start + 1
         problem = getattr(exc, "problem", None) or str(exc).split("\n")[0]
-        return HandoffResult(INVALID, VERSION, reason=f"the <context> block is not valid YAML: "
-                             f"line {line}: {problem}")
+        return HandoffResult(
+            INVALID,
+            VERSION,
+            reason=f"the <context> block is not valid YAML: line {line}: {problem}",
+        )
     if data is None:
         data = {}
     if not isinstance(data, dict):
-        return HandoffResult(INVALID, VERSION, reason=f"the <context> block must be a YAML mapping, "
-                             f"not {json_type_name(data)} (line {first_line})")
+        return HandoffResult(
+            INVALID,
+            VERSION,
+            reason=f"the <context> block must be a YAML mapping, "
+            f"not {json_type_name(data)} (line {first_line})",
+        )
     data = _plain(data)
     assert isinstance(data, dict)  # _plain keeps a mapping a mapping
     raw_version = data.get("version")
     if raw_version is not None and _version_of(raw_version) is None:
-        return HandoffResult(FALLBACK, raw_version, reason=f"version {json.dumps(raw_version)} is not "
-                             "supported (this reader understands version 1)", plan=plan)
+        return HandoffResult(
+            FALLBACK,
+            raw_version,
+            reason=f"version {json.dumps(raw_version)} is not "
+            "supported (this reader understands version 1)",
+            plan=plan,
+        )
     context: dict[str, object] = {"version": VERSION}
     context.update((key, value) for key, value in data.items() if key != "version")
     missing, problems = check_schema(context, load_schema())
     if missing or problems:
         parts = []
         if missing:
-            parts.append(f"it lacks the required field{'s' if len(missing) > 1 else ''} {', '.join(missing)}")
+            parts.append(
+                f"it lacks the required field{'s' if len(missing) > 1 else ''} {', '.join(missing)}"
+            )
         parts += problems
         return HandoffResult(INVALID, VERSION, reason="; ".join(parts), missing=missing)
     return HandoffResult(OK, VERSION, context)

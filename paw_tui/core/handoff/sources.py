@@ -12,9 +12,9 @@ import json
 import os
 import re
 
+from paw_tui.core.context.tokens import estimate_tokens
 from paw_tui.core.errors import ValidationError
 from paw_tui.core.support.json_types import json_type_name
-from paw_tui.core.context.tokens import estimate_tokens
 
 PROJECT_JSON = "docs/project.json"
 CONVENTIONS_MD = "docs/CONVENTIONS.md"
@@ -56,7 +56,9 @@ def read_project_json(root: str) -> tuple[str, dict[str, str]]:
             f"{PROJECT_JSON}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}."
         ) from None
     if not isinstance(data, dict):
-        raise ValidationError(f"{PROJECT_JSON} must hold a JSON object, not {json_type_name(data)}.")
+        raise ValidationError(
+            f"{PROJECT_JSON} must hold a JSON object, not {json_type_name(data)}."
+        )
     stack = data.get("stack")
     if not isinstance(stack, str) or not stack.strip():
         found = "" if stack is None else f" (found {json_type_name(stack)} {json.dumps(stack)})"
@@ -127,7 +129,7 @@ def prose_blocks(markdown: str) -> list[str]:
 
     fence: str | None = None
     in_quote = False
-    for line in lines[_front_matter_end(lines):]:
+    for line in lines[_front_matter_end(lines) :]:
         marker = _FENCE.match(line)
         if fence is not None:
             if marker and marker.group(1)[0] == fence[0] and len(marker.group(1)) >= len(fence):
@@ -157,7 +159,11 @@ def prose_blocks(markdown: str) -> list[str]:
             in_quote = quoted
         while stripped.startswith(">"):
             stripped = stripped[1:].strip()
-        if not stripped or stripped.startswith("|") or (stripped.startswith("<") and stripped.endswith(">")):
+        if (
+            not stripped
+            or stripped.startswith("|")
+            or (stripped.startswith("<") and stripped.endswith(">"))
+        ):
             flush()
             continue
         if item:
@@ -218,7 +224,7 @@ def find_git_dir(start: str) -> str | None:
                 return None
             if not first.startswith("gitdir:"):
                 return None
-            target = os.path.normpath(os.path.join(current, first[len("gitdir:"):].strip()))
+            target = os.path.normpath(os.path.join(current, first[len("gitdir:") :].strip()))
             return target if os.path.isdir(target) else None
         parent = os.path.dirname(current)
         if parent == current:
@@ -239,19 +245,19 @@ def git_branch(start: str) -> str | None:
         return None
     if not head.startswith("ref:"):
         return None  # detached: HEAD holds a commit id
-    ref = head[len("ref:"):].strip()
+    ref = head[len("ref:") :].strip()
     prefix = "refs/heads/"
     if not ref.startswith(prefix) or len(ref) == len(prefix):
         return None
-    return ref[len(prefix):]
+    return ref[len(prefix) :]
 
 
 def active_story(root: str, session_id: str) -> str | None:
     """The name of the intent the session actively holds (live, approved); else None."""
     import time
 
-    from paw_tui.core.policy.compiled import load_policy
     from paw_tui.core.handshake.sessions import ACTIVE, load_session
+    from paw_tui.core.policy.compiled import load_policy
 
     session = load_session(root, session_id)
     if session is None or session.state != ACTIVE or not session.intent_id:
@@ -274,7 +280,9 @@ def work_title(root: str, work_id: str) -> str | None:
             "numbers, and hyphens."
         )
     shown = f".paw/work/{work_id}/WorkflowContext.md"
-    text = read_optional_text(os.path.join(root, ".paw", "work", work_id, "WorkflowContext.md"), shown)
+    text = read_optional_text(
+        os.path.join(root, ".paw", "work", work_id, "WorkflowContext.md"), shown
+    )
     if text is None:
         raise ValidationError(f"{shown} does not exist under {root}.")
     for name, value in parse_fields(text).items():

@@ -25,7 +25,16 @@ STATES = (PENDING, APPROVED, REJECTED, WITHDRAWN)
 
 
 class ApprovalRequest:
-    __slots__ = ("id", "session_id", "intent_id", "state", "requested_at", "decided_at", "decided_by", "note")
+    __slots__ = (
+        "id",
+        "session_id",
+        "intent_id",
+        "state",
+        "requested_at",
+        "decided_at",
+        "decided_by",
+        "note",
+    )
 
     def __init__(
         self,
@@ -63,7 +72,10 @@ class ApprovalRequest:
             if not isinstance(data.get(key), str):
                 raise ValueError(f"no {key}")
         return cls(
-            str(data["id"]), str(data["session_id"]), str(data["intent_id"]), str(state),
+            str(data["id"]),
+            str(data["session_id"]),
+            str(data["intent_id"]),
+            str(state),
             float(data.get("requested_at") or 0.0),  # type: ignore[arg-type]
             data.get("decided_at"),  # type: ignore[arg-type]
             data.get("decided_by"),  # type: ignore[arg-type]

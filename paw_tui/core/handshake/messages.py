@@ -20,8 +20,7 @@ SELECT_HOW = "Call select_active_intent"
 BLOCKED_FOLLOW_UP = " Mutating tools are denied until a human sets it back to IN_PROGRESS."
 ENDED_FOLLOW_UP = " Start a new session and select another intent."
 NONE_SELECTABLE = (
-    "No intent can be selected now: ask a human to add or reopen one in "
-    f"{layout.INTENTS}."
+    f"No intent can be selected now: ask a human to add or reopen one in {layout.INTENTS}."
 )
 
 
@@ -60,7 +59,9 @@ def must_cite(
     return f"{NO_INTENT} {NONE_SELECTABLE}"
 
 
-def unknown_intent(intent_id: str, available: list[Intent], held: Mapping[str, str] | None = None) -> str:
+def unknown_intent(
+    intent_id: str, available: list[Intent], held: Mapping[str, str] | None = None
+) -> str:
     return f"Unknown intent '{intent_id}'. Available intents: {available_list(available, held)}."
 
 
@@ -69,7 +70,9 @@ def awaiting_approval(intent_id: str) -> str:
 
 
 def session_locked(session_id: str, held_id: str, wanted_id: str) -> str:
-    return f"Session {session_id} is locked to {held_id}. Start a new session to work on {wanted_id}."
+    return (
+        f"Session {session_id} is locked to {held_id}. Start a new session to work on {wanted_id}."
+    )
 
 
 def held_by_other(intent_id: str, holder: str) -> str:

@@ -7,17 +7,16 @@ back as a value carrying the exact message an agent or a human reads.
 
 from __future__ import annotations
 
-from paw_tui.core.handshake import approvals as approvals_store
-from paw_tui.core.handshake import sessions as sessions_store
 from paw_tui.core.errors import ValidationError
+from paw_tui.core.handshake import approvals as approvals_store
 from paw_tui.core.handshake import messages
+from paw_tui.core.handshake import sessions as sessions_store
 from paw_tui.core.handshake.names import SELECT_TOOL
 from paw_tui.core.handshake.sessions import ACTIVE, PENDING_APPROVAL, Session
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from paw_tui.core.intents.model import Intent
-    from paw_tui.core.policy.compiled import Policy
     from paw_tui.core.workspace.state import WorkspaceState
 
 SELECTED = "selected"
@@ -81,8 +80,13 @@ def select_active_intent(
 
         def refuse(message: str, intent: Intent | None = None) -> Selection:
             state.record(
-                "selection_refused", session_id=session_id, intent_id=wanted or None, client=client,
-                tool=SELECT_TOOL, decision="deny", reason=message,
+                "selection_refused",
+                session_id=session_id,
+                intent_id=wanted or None,
+                client=client,
+                tool=SELECT_TOOL,
+                decision="deny",
+                reason=message,
             )
             return Selection(REFUSED, message, intent, existing)
 
@@ -93,16 +97,29 @@ def select_active_intent(
             return refuse(messages.unknown_intent(wanted, policy.selectable(set(held)), held))
         if existing is not None and existing.holds_intent:
             if existing.intent_id != intent.id:
-                return refuse(messages.session_locked(session_id, existing.intent_id or "", intent.id), intent)
+                return refuse(
+                    messages.session_locked(session_id, existing.intent_id or "", intent.id), intent
+                )
             if existing.state == PENDING_APPROVAL:
-                return Selection(PENDING, messages.awaiting_approval(intent.id), intent, existing, existing.approval_id)
+                return Selection(
+                    PENDING,
+                    messages.awaiting_approval(intent.id),
+                    intent,
+                    existing,
+                    existing.approval_id,
+                )
             # Re-selecting the intent it holds is idempotent, unless the intent has ended.
             refusal = messages.status_refusal(intent)
             if refusal:
                 return refuse(refusal, intent)
             state.record(
-                "intent_selected", session_id=session_id, intent_id=intent.id, client=client,
-                tool=SELECT_TOOL, decision="allow", reason="already held by this session",
+                "intent_selected",
+                session_id=session_id,
+                intent_id=intent.id,
+                client=client,
+                tool=SELECT_TOOL,
+                decision="allow",
+                reason="already held by this session",
             )
             return Selection(SELECTED, messages.selected(intent.id, session_id), intent, existing)
         refusal = messages.status_refusal(intent)
@@ -128,8 +145,13 @@ def select_active_intent(
             sessions_store.save_session(root, session)
             try:
                 state.record(
-                    "approval_requested", session_id=session_id, intent_id=intent.id, client=client,
-                    tool=SELECT_TOOL, decision="pending", approval_id=request.id,
+                    "approval_requested",
+                    session_id=session_id,
+                    intent_id=intent.id,
+                    client=client,
+                    tool=SELECT_TOOL,
+                    decision="pending",
+                    approval_id=request.id,
                     reason=messages.awaiting_approval(intent.id),
                 )
             except Exception:
@@ -137,15 +159,21 @@ def select_active_intent(
                 request.state = approvals_store.WITHDRAWN
                 approvals_store.save_request(root, request)
                 raise
-            return Selection(PENDING, messages.awaiting_approval(intent.id), intent, session, request.id)
+            return Selection(
+                PENDING, messages.awaiting_approval(intent.id), intent, session, request.id
+            )
 
         session.state = ACTIVE
         session.approval_id = None
         sessions_store.save_session(root, session)
         try:
             state.record(
-                "intent_selected", session_id=session_id, intent_id=intent.id, client=client,
-                tool=SELECT_TOOL, decision="allow",
+                "intent_selected",
+                session_id=session_id,
+                intent_id=intent.id,
+                client=client,
+                tool=SELECT_TOOL,
+                decision="allow",
             )
         except Exception:
             _restore(root, session_id, previous)
@@ -181,13 +209,18 @@ def _start_intent(state: WorkspaceState, intent: Intent, why: str) -> Intent:
     old, policy = change_status(state.root, intent.id, "IN_PROGRESS")
     state._policy = policy
     state.record(
-        "intent_status_changed", intent_id=intent.id, reason=f"{old} -> IN_PROGRESS ({why})",
-        status_from=old, status_to="IN_PROGRESS",
+        "intent_status_changed",
+        intent_id=intent.id,
+        reason=f"{old} -> IN_PROGRESS ({why})",
+        status_from=old,
+        status_to="IN_PROGRESS",
     )
     return policy.intent(intent.id) or intent
 
 
-def set_intent_status(state: WorkspaceState, intent_id: str, status: str, *, by: str = "human") -> str:
+def set_intent_status(
+    state: WorkspaceState, intent_id: str, status: str, *, by: str = "human"
+) -> str:
     """A human changes an intent's status; returns the old one. Recorded in the ledger."""
     from paw_tui.core.intents.status import change_status
 
@@ -196,13 +229,18 @@ def set_intent_status(state: WorkspaceState, intent_id: str, status: str, *, by:
         state._policy = policy
         if old != status:
             state.record(
-                "intent_status_changed", intent_id=intent_id, reason=f"{old} -> {status} (by {by})",
-                status_from=old, status_to=status,
+                "intent_status_changed",
+                intent_id=intent_id,
+                reason=f"{old} -> {status} (by {by})",
+                status_from=old,
+                status_to=status,
             )
     return old
 
 
-def release_session(state: WorkspaceState, session_id: str, *, reason: str = "released") -> Session | None:
+def release_session(
+    state: WorkspaceState, session_id: str, *, reason: str = "released"
+) -> Session | None:
     """End a session's lock (SessionEnd or ``sessions release``); None if it had no record."""
     root = state.root
     with sessions_store.state_lock(root):
@@ -217,8 +255,11 @@ def release_session(state: WorkspaceState, session_id: str, *, reason: str = "re
                 request.note = reason
                 approvals_store.save_request(root, request)
         state.record(
-            "session_released", session_id=session_id, intent_id=session.intent_id,
-            client=session.client, reason=reason,
+            "session_released",
+            session_id=session_id,
+            intent_id=session.intent_id,
+            client=session.client,
+            reason=reason,
         )
         sessions_store.delete_session(root, session_id)
         return session
@@ -249,7 +290,9 @@ def decide_approval(
             # A request from a session that went idle no longer reserves the intent, so
             # another session may hold (or wait for) it now: approving would make two holders.
             ttl = state.policy.governance.session_ttl
-            others = sessions_store.holders(root, request.intent_id, now, ttl, besides=request.session_id)
+            others = sessions_store.holders(
+                root, request.intent_id, now, ttl, besides=request.session_id
+            )
             if others:
                 raise ValidationError(
                     f"Approval request '{request_id}' cannot be approved: intent {request.intent_id} is "
@@ -270,8 +313,12 @@ def decide_approval(
             event = "approval_rejected"
         session.approval_id = None
         state.record(
-            event, session_id=request.session_id, intent_id=request.intent_id,
-            decision="allow" if approve else "deny", reason=f"by {by}", approval_id=request.id,
+            event,
+            session_id=request.session_id,
+            intent_id=request.intent_id,
+            decision="allow" if approve else "deny",
+            reason=f"by {by}",
+            approval_id=request.id,
         )
         approvals_store.save_request(root, request)
         sessions_store.save_session(root, session)

@@ -11,10 +11,10 @@ from __future__ import annotations
 import os
 import time
 
+from paw_tui.core.support import fastjson as json  # json's API without importing re (~15 ms)
 from paw_tui.core.support.fsutil import atomic_write
 from paw_tui.core.support.hashing import sha256_hex
 from paw_tui.core.support.locking import FileLock
-from paw_tui.core.support import fastjson as json  # json's API without importing re (~15 ms)
 from paw_tui.core.workspace import layout
 
 TYPE_CHECKING = False
@@ -33,8 +33,16 @@ TOUCH_INTERVAL = 60.0
 class Session:
     """One agent session as the gate knows it."""
 
-    __slots__ = ("session_id", "intent_id", "state", "approval_id", "client", "started",
-                 "last_seen", "latest_prompt")
+    __slots__ = (
+        "session_id",
+        "intent_id",
+        "state",
+        "approval_id",
+        "client",
+        "started",
+        "last_seen",
+        "latest_prompt",
+    )
 
     def __init__(
         self,
@@ -93,7 +101,12 @@ class Session:
 def session_file_name(session_id: str) -> str:
     """A file name for any session id: the id itself when it is tame, else a digest."""
     # [A-Za-z0-9][A-Za-z0-9._-]{0,127}, checked without importing re
-    if 0 < len(session_id) <= 128 and session_id[0].isascii() and session_id[0].isalnum() and set(session_id) <= _SAFE_CHARS:
+    if (
+        0 < len(session_id) <= 128
+        and session_id[0].isascii()
+        and session_id[0].isalnum()
+        and set(session_id) <= _SAFE_CHARS
+    ):
         return session_id + ".json"
     return "h-" + sha256_hex(session_id.encode("utf-8", "surrogatepass"))[:40] + ".json"
 
@@ -153,7 +166,9 @@ def iter_sessions(root: str) -> Iterator[Session]:
             continue
 
 
-def holders(root: str, intent_id: str, now: float, ttl: float, *, besides: str | None = None) -> list[Session]:
+def holders(
+    root: str, intent_id: str, now: float, ttl: float, *, besides: str | None = None
+) -> list[Session]:
     """Live sessions other than ``besides`` that hold (or await approval for) the intent."""
     return [
         session
@@ -165,7 +180,9 @@ def holders(root: str, intent_id: str, now: float, ttl: float, *, besides: str |
     ]
 
 
-def held_intents(root: str, now: float, ttl: float, *, besides: str | None = None) -> dict[str, str]:
+def held_intents(
+    root: str, now: float, ttl: float, *, besides: str | None = None
+) -> dict[str, str]:
     """``{intent id: holding session id}`` over live sessions other than ``besides``."""
     held: dict[str, str] = {}
     for session in iter_sessions(root):
@@ -175,7 +192,11 @@ def held_intents(root: str, now: float, ttl: float, *, besides: str | None = Non
 
 
 def needs_touch(
-    session: Session | None, now: float, client: str | None = None, *, interval: float = TOUCH_INTERVAL
+    session: Session | None,
+    now: float,
+    client: str | None = None,
+    *,
+    interval: float = TOUCH_INTERVAL,
 ) -> bool:
     """Whether the record must be (re)written to show the session is live."""
     if session is None or not session.started:
@@ -184,7 +205,11 @@ def needs_touch(
 
 
 def touch_session(
-    root: str, session_id: str, now: float | None = None, *, client: str | None = None,
+    root: str,
+    session_id: str,
+    now: float | None = None,
+    *,
+    client: str | None = None,
     latest_prompt: str | None = None,
 ) -> Session:
     """Mark the session live (creating its record on its first event), under the state lock

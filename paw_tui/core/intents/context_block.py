@@ -58,7 +58,9 @@ def render_intent_context(
     ``touched`` holds ``{path, content_hash, changed}`` entries of the per-intent index."""
     lines = [f"<intent_context{_attrs((('id', intent.id), ('status', intent.status)))}>"]
     lines.append(f"<name>{xml_escape(clip(intent.name))}</name>")
-    lines.append(f"<description>{xml_escape(clip(intent.description, MAX_DESCRIPTION))}</description>")
+    lines.append(
+        f"<description>{xml_escape(clip(intent.description, MAX_DESCRIPTION))}</description>"
+    )
     lines += _list("constraints", "constraint", intent.constraints)
     lines += _list("owned_scope", "pattern", intent.owned_scope)
     lines += _list("acceptance_criteria", "criterion", intent.acceptance_criteria)

@@ -6,11 +6,9 @@ parses it. Written atomically; a failure to write it never blocks anything.
 
 from __future__ import annotations
 
-import os
-
+from paw_tui.core.ledger.touched import touched_files
 from paw_tui.core.support.fsutil import atomic_write
 from paw_tui.core.workspace import layout
-from paw_tui.core.ledger.touched import touched_files
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -24,10 +22,12 @@ def render_intent_map(state: WorkspaceState) -> str:
     parts = [HEADER]
     for intent in policy.intents:
         parts.append(f"\n## {intent.id}: {intent.name or '(unnamed)'}\n")
-        parts.append(f"\nStatus: {intent.status}  \nOwned scope: {', '.join(f'`{p}`' for p in intent.owned_scope) or '(none)'}\n")
+        parts.append(
+            f"\nStatus: {intent.status}  \nOwned scope: {', '.join(f'`{p}`' for p in intent.owned_scope) or '(none)'}\n"
+        )
         try:
             touched = [entry.to_dict() for entry in touched_files(state.ledger, intent.id)]
-        except Exception:  # noqa: BLE001 - the map is informational
+        except Exception:
             touched = []
         if not touched:
             parts.append("\nNo files touched yet.\n")
@@ -44,7 +44,9 @@ def render_intent_map(state: WorkspaceState) -> str:
 
 def write_intent_map(state: WorkspaceState) -> bool:
     try:
-        atomic_write(layout.at(state.root, layout.INTENT_MAP), render_intent_map(state).encode("utf-8"))
+        atomic_write(
+            layout.at(state.root, layout.INTENT_MAP), render_intent_map(state).encode("utf-8")
+        )
         return True
     except OSError:
         return False

@@ -24,8 +24,19 @@ class Intent:
     (1-based line, 0-based start and end columns) so a status change can edit that token
     alone and keep the human's comments and layout."""
 
-    __slots__ = ("id", "name", "status", "description", "owned_scope", "constraints",
-                 "acceptance_criteria", "related_specs", "depends_on", "line", "status_span")
+    __slots__ = (
+        "id",
+        "name",
+        "status",
+        "description",
+        "owned_scope",
+        "constraints",
+        "acceptance_criteria",
+        "related_specs",
+        "depends_on",
+        "line",
+        "status_span",
+    )
 
     def __init__(
         self,
@@ -120,7 +131,9 @@ def parse_intents(text: str, file: str) -> tuple[list[Intent], list[Problem], li
     if isinstance(entries, yaml.ScalarNode) and entries.tag == "tag:yaml.org,2002:null":
         return [], [], []
     if not isinstance(entries, yaml.SequenceNode):
-        reader.problem(entries, f"'active_intents' must be a list of intents, not {kind_of(entries)}")
+        reader.problem(
+            entries, f"'active_intents' must be a list of intents, not {kind_of(entries)}"
+        )
         return [], reader.problems, []
 
     intents: list[Intent] = []
@@ -130,7 +143,9 @@ def parse_intents(text: str, file: str) -> tuple[list[Intent], list[Problem], li
         if intent is None:
             continue
         if intent.id in first_line:
-            reader.problem(entry, f"duplicate intent id '{intent.id}' (first at line {first_line[intent.id]})")
+            reader.problem(
+                entry, f"duplicate intent id '{intent.id}' (first at line {first_line[intent.id]})"
+            )
             continue
         first_line[intent.id] = line_of(entry)
         intents.append(intent)
@@ -138,7 +153,11 @@ def parse_intents(text: str, file: str) -> tuple[list[Intent], list[Problem], li
         for dependency in intent.depends_on:
             if dependency not in first_line:
                 warnings.problems.append(
-                    _problem(file, intent.line, f"intent '{intent.id}' depends on unknown intent '{dependency}'")
+                    _problem(
+                        file,
+                        intent.line,
+                        f"intent '{intent.id}' depends on unknown intent '{dependency}'",
+                    )
                 )
     # Problems in file order, so "the first problem" is the one nearest the top.
     reader.problems.sort(key=lambda problem: problem.line)
@@ -198,7 +217,9 @@ def _parse_entry(reader: NodeReader, entry: yaml.Node) -> Intent | None:
     if "description" in nodes:
         node = nodes["description"]
         if not (isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:null"):
-            fields["description"] = reader.string(node, f"the description of {where}", allow_empty=True) or ""
+            fields["description"] = (
+                reader.string(node, f"the description of {where}", allow_empty=True) or ""
+            )
     for name in LIST_FIELDS:
         if name in nodes:
             values = reader.string_list(nodes[name], f"'{name}' of {where}")
@@ -209,14 +230,18 @@ def _parse_entry(reader: NodeReader, entry: yaml.Node) -> Intent | None:
         message = glob_problem(pattern)
         if message:
             node = nodes["owned_scope"].value[index]
-            reader.problem(node, f"bad pattern '{pattern}' in the owned_scope of {where}: {message}")
+            reader.problem(
+                node, f"bad pattern '{pattern}' in the owned_scope of {where}: {message}"
+            )
     if len(reader.problems) > before or intent_id is None:
         return None
     status_node = nodes["status"]
     span = (
         status_node.start_mark.line + 1,
         status_node.start_mark.column,
-        status_node.end_mark.column if status_node.end_mark.line == status_node.start_mark.line else -1,
+        status_node.end_mark.column
+        if status_node.end_mark.line == status_node.start_mark.line
+        else -1,
     )
     return Intent(
         id=intent_id,

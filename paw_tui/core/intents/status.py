@@ -7,12 +7,16 @@ written, and the write is atomic; callers hold the state lock.
 
 from __future__ import annotations
 
-import os
-
 from paw_tui.core.errors import PawError, ValidationError
-from paw_tui.core.support.fsutil import atomic_write
 from paw_tui.core.intents.model import STATUSES
-from paw_tui.core.policy.compiled import Policy, compile_policy, load_policy, policy_key, save_policy_cache
+from paw_tui.core.policy.compiled import (
+    Policy,
+    compile_policy,
+    load_policy,
+    policy_key,
+    save_policy_cache,
+)
+from paw_tui.core.support.fsutil import atomic_write
 from paw_tui.core.workspace import layout
 
 
@@ -23,9 +27,7 @@ class StatusEditError(PawError):
 def change_status(root: str, intent_id: str, new_status: str) -> tuple[str, Policy]:
     """Set ``intent_id``'s status; returns the old status and the new policy."""
     if new_status not in STATUSES:
-        raise ValidationError(
-            f"Unknown status '{new_status}'. Use one of {', '.join(STATUSES)}."
-        )
+        raise ValidationError(f"Unknown status '{new_status}'. Use one of {', '.join(STATUSES)}.")
     path = layout.at(root, layout.INTENTS)
     policy = load_policy(root)
     if not policy.valid:
@@ -52,7 +54,9 @@ def change_status(root: str, intent_id: str, new_status: str) -> tuple[str, Poli
         raise StatusEditError(f"{path} changed while its status was being edited; try again.")
     span = intent.status_span
     if not span or span[2] < 0:
-        raise StatusEditError(f"The status of {intent_id} in {path} is not a one-line value; edit it by hand.")
+        raise StatusEditError(
+            f"The status of {intent_id} in {path} is not a one-line value; edit it by hand."
+        )
     text = data.decode("utf-8-sig")
     lines = text.split("\n")
     number, start, end = span
@@ -65,7 +69,9 @@ def change_status(root: str, intent_id: str, new_status: str) -> tuple[str, Poli
     new_policy = compile_policy(root, new_bytes, gov_bytes, policy_key(new_bytes, gov_bytes))
     check = new_policy.intent(intent_id)
     if not new_policy.valid or check is None or check.status != new_status:
-        raise StatusEditError(f"Editing the status of {intent_id} in {path} would break the file; edit it by hand.")
+        raise StatusEditError(
+            f"Editing the status of {intent_id} in {path} would break the file; edit it by hand."
+        )
     atomic_write(path, new_bytes)
     save_policy_cache(new_policy)
     return old, new_policy

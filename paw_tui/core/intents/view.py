@@ -21,10 +21,10 @@ def intent_context_block(state: WorkspaceState, intent: Intent) -> str:
     touched: list[dict[str, object]] = []
     try:
         history = list(state.ledger.recent_for_intent(intent.id, MAX_HISTORY).records)
-    except Exception:  # noqa: BLE001 - history is optional; a broken ledger shows none
+    except Exception:
         history = []
     try:
         touched = [entry.to_dict() for entry in touched_files(state.ledger, intent.id)]
-    except Exception:  # noqa: BLE001 - likewise for the index
+    except Exception:
         touched = []
     return render_intent_context(intent, history, touched)

@@ -45,7 +45,9 @@ class Snapshot:
 
     __slots__ = ("offsets", "end", "complete_from", "identity")
 
-    def __init__(self, offsets: array[int], end: int, complete_from: int, identity: tuple[int, int] | None) -> None:
+    def __init__(
+        self, offsets: array[int], end: int, complete_from: int, identity: tuple[int, int] | None
+    ) -> None:
         self.offsets = offsets
         self.end = end
         self.complete_from = complete_from
@@ -57,8 +59,13 @@ class Update:
 
     __slots__ = ("kind", "offsets", "end", "identity")
 
-    def __init__(self, kind: str, offsets: array[int] | None = None, end: int = 0,
-                 identity: tuple[int, int] | None = None) -> None:
+    def __init__(
+        self,
+        kind: str,
+        offsets: array[int] | None = None,
+        end: int = 0,
+        identity: tuple[int, int] | None = None,
+    ) -> None:
         self.kind = kind
         self.offsets = offsets if offsets is not None else array("q")
         self.end = end
@@ -107,7 +114,9 @@ def scan_tail(path: str, lines: int = 2000) -> Snapshot:
     return Snapshot(array("q", starts), base + last + 1, complete_from, identity)
 
 
-def scan_head(path: str, tail: Snapshot, should_stop: Callable[[], bool] | None = None) -> Snapshot | None:
+def scan_head(
+    path: str, tail: Snapshot, should_stop: Callable[[], bool] | None = None
+) -> Snapshot | None:
     """Every line start before ``tail.complete_from``, joined to the tail's; None when
     stopped or when the file was replaced meanwhile."""
     stop_at = tail.complete_from
@@ -173,7 +182,9 @@ class TraceIndex:
         """Look for appended lines, truncation or replacement; changes nothing."""
         identity = file_identity(self.path)
         if identity is None:
-            return Update(MISSING) if self.identity is not None or self.offsets else Update(UNCHANGED)
+            return (
+                Update(MISSING) if self.identity is not None or self.offsets else Update(UNCHANGED)
+            )
         try:
             size = os.path.getsize(self.path)
         except OSError:
@@ -241,8 +252,12 @@ class TraceIndex:
             cache.popitem(last=False)
         return record
 
-    def matching(self, needles: Sequence[bytes], should_stop: Callable[[], bool] | None = None,
-                 upto: int | None = None) -> array[int] | None:
+    def matching(
+        self,
+        needles: Sequence[bytes],
+        should_stop: Callable[[], bool] | None = None,
+        upto: int | None = None,
+    ) -> array[int] | None:
         """Indexes of the lines (of the first ``upto``) holding every byte string of
         ``needles``, streamed in blocks; None when stopped. A cheap pre-filter: the caller
         confirms each hit on the parsed record."""

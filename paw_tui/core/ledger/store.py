@@ -42,13 +42,12 @@ import os
 import stat
 import time
 
-from paw_tui.core.workspace import statedir
+from paw_tui.core.ledger.files import LedgerFiles
 from paw_tui.core.ledger.head import HeadStore
 from paw_tui.core.ledger.io import (
     DEFAULT_INTENT_BYTES,
     DEFAULT_TAIL_BYTES,
     EMPTY_HASH,
-    HASH_PREFIX,
     OPEN_FLAGS,
     Backwards,
     LedgerError,
@@ -57,10 +56,16 @@ from paw_tui.core.ledger.io import (
     loads_record,
     os_reason,
 )
-from paw_tui.core.ledger.files import LedgerFiles
-from paw_tui.core.ledger.records import LEDGER_REPAIRED, LEDGER_VERSION, MUTATION, Record, caller_fields, encode_record
+from paw_tui.core.ledger.records import (
+    LEDGER_REPAIRED,
+    LEDGER_VERSION,
+    MUTATION,
+    Record,
+    caller_fields,
+    encode_record,
+)
 from paw_tui.core.support.locking import FileLock, LockError, LockTimeout
-from paw_tui.core.workspace import layout
+from paw_tui.core.workspace import layout, statedir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -103,7 +108,9 @@ class Ledger(LedgerFiles):
     @classmethod
     def for_workspace(cls, workspace_root: str, **options: Any) -> Ledger:
         """The workspace's ``.orchestration/agent_trace.jsonl`` (``options`` as for the class)."""
-        return cls(layout.at(workspace_root, layout.LEDGER), workspace_root=workspace_root, **options)
+        return cls(
+            layout.at(workspace_root, layout.LEDGER), workspace_root=workspace_root, **options
+        )
 
     def __repr__(self) -> str:
         return f"Ledger({self.path!r}, workspace_root={self.workspace_root!r})"

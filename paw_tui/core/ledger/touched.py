@@ -24,11 +24,11 @@ from __future__ import annotations
 
 import os
 
-from paw_tui.core.ledger.records import MUTATION
-from paw_tui.core.ledger.read import iter_records
 from paw_tui.core.ledger.io import OPEN_FLAGS, LedgerError, read_at, sha256_hex, write_state_file
-from paw_tui.core.support.locking import FileLock, LockError
+from paw_tui.core.ledger.read import iter_records
+from paw_tui.core.ledger.records import MUTATION
 from paw_tui.core.support import fastjson as json  # json's API without importing re (~15 ms)
+from paw_tui.core.support.locking import FileLock, LockError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -15,10 +15,10 @@ import os
 import stat
 
 from paw_tui import __version__
-from paw_tui.core.policy.governance import Governance
-from paw_tui.core.support.hashing import sha256
 from paw_tui.core.intents.model import SELECTABLE, Intent
+from paw_tui.core.policy.governance import Governance
 from paw_tui.core.support import fastjson as json  # json's API without importing re (~15 ms)
+from paw_tui.core.support.hashing import sha256
 from paw_tui.core.workspace import layout
 
 TYPE_CHECKING = False
@@ -32,8 +32,19 @@ CACHE_FORMAT = 1
 class Policy:
     """Everything the handshake and the gate need to decide, for one workspace root."""
 
-    __slots__ = ("root", "key", "intents_present", "intents", "governance", "problems",
-                 "warnings", "_scope_data", "_scopes", "_protected_data", "_protected")
+    __slots__ = (
+        "root",
+        "key",
+        "intents_present",
+        "intents",
+        "governance",
+        "problems",
+        "warnings",
+        "_scope_data",
+        "_scopes",
+        "_protected_data",
+        "_protected",
+    )
 
     def __init__(
         self,
@@ -189,7 +200,11 @@ def _load_cache(root: str, cache_path: str, key: str) -> Policy | None:
     try:
         with open(cache_path, "rb") as handle:
             data = json.loads(handle.read())
-        if not isinstance(data, dict) or data.get("format") != CACHE_FORMAT or data.get("key") != key:
+        if (
+            not isinstance(data, dict)
+            or data.get("format") != CACHE_FORMAT
+            or data.get("key") != key
+        ):
             return None
         policy = Policy.from_cache(root, data)
         # Rebuild every compiled scope now: a cache written by another version of the scope
@@ -221,7 +236,9 @@ def _decode(data: bytes, shown: str, problems: list[str]) -> str | None:
         return data[offset:].decode("utf-8").replace("\r\n", "\n")
     except UnicodeDecodeError as exc:
         position = exc.start + offset
-        problems.append(f"{shown}: not valid UTF-8 (byte 0x{data[position]:02x} at offset {position})")
+        problems.append(
+            f"{shown}: not valid UTF-8 (byte 0x{data[position]:02x} at offset {position})"
+        )
         return None
 
 
@@ -233,8 +250,8 @@ def compile_policy(
     read_problems: list[str] | None = None,
 ) -> Policy:
     """The slow path: parse and validate both files, compile every scope."""
-    from paw_tui.core.policy.governance import parse_governance
     from paw_tui.core.intents.model import parse_intents
+    from paw_tui.core.policy.governance import parse_governance
     from paw_tui.core.policy.scope.compile import compile_scope
     from paw_tui.core.policy.scope.patterns import ScopePatternError
 

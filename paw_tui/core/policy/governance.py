@@ -14,15 +14,33 @@ DEFAULT_SESSION_TTL = 8 * 3600
 BUILTIN_PROTECTED = (".orchestration/**", ".paw/instructions/**", ".git/**")
 _DURATION = r"(\d+(?:\.\d+)?)\s*(s|sec|secs|seconds?|m|min|mins|minutes?|h|hours?|d|days?)?"
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
-KNOWN_KEYS = ("approval", "intent_sharing", "session_ttl", "protected", "tools", "log_reads",
-              "tool_instructions", "tool_defaults")
+KNOWN_KEYS = (
+    "approval",
+    "intent_sharing",
+    "session_ttl",
+    "protected",
+    "tools",
+    "log_reads",
+    "tool_instructions",
+    "tool_defaults",
+)
 
 
 class Governance:
     """The effective policy; every field has the documented default."""
 
-    __slots__ = ("approval_required", "intent_sharing", "session_ttl", "protected", "read_only_tools",
-                 "mutating_tools", "shell_tools", "log_reads", "tool_instructions", "tool_defaults")
+    __slots__ = (
+        "approval_required",
+        "intent_sharing",
+        "session_ttl",
+        "protected",
+        "read_only_tools",
+        "mutating_tools",
+        "shell_tools",
+        "log_reads",
+        "tool_instructions",
+        "tool_defaults",
+    )
 
     def __init__(
         self,
@@ -92,7 +110,9 @@ def parse_governance(text: str, file: str) -> tuple[Governance, list[Problem], l
             choice = reader.string(node, "'intent_sharing'")
             if choice is not None:
                 if choice.strip() not in ("deny", "allow"):
-                    reader.problem(node, f"'intent_sharing' must be 'deny' or 'allow', not '{choice}'")
+                    reader.problem(
+                        node, f"'intent_sharing' must be 'deny' or 'allow', not '{choice}'"
+                    )
                 else:
                     values["intent_sharing"] = choice.strip() == "allow"
         elif key == "session_ttl":
@@ -100,7 +120,10 @@ def parse_governance(text: str, file: str) -> tuple[Governance, list[Problem], l
             if raw is not None:
                 seconds = parse_duration(raw)
                 if seconds is None or seconds <= 0:
-                    reader.problem(node, f"'session_ttl' must be a duration such as 8h, 30m or 90s, not '{raw}'")
+                    reader.problem(
+                        node,
+                        f"'session_ttl' must be a duration such as 8h, 30m or 90s, not '{raw}'",
+                    )
                 else:
                     values["session_ttl"] = seconds
         elif key == "protected":
@@ -109,12 +132,17 @@ def parse_governance(text: str, file: str) -> tuple[Governance, list[Problem], l
                 for index, pattern in enumerate(patterns):
                     message = glob_problem(pattern)
                     if message:
-                        reader.problem(node.value[index], f"bad pattern '{pattern}' in 'protected': {message}")
+                        reader.problem(
+                            node.value[index], f"bad pattern '{pattern}' in 'protected': {message}"
+                        )
                 values["protected"] = patterns
         elif key == "tools":
             for sub, _sub_key, sub_node in reader.mapping(node, "'tools'"):
                 if sub not in ("read_only", "mutating", "shell"):
-                    warnings.problem(_sub_key, f"unknown tool class 'tools.{sub}' (ignored); use read_only, mutating or shell")
+                    warnings.problem(
+                        _sub_key,
+                        f"unknown tool class 'tools.{sub}' (ignored); use read_only, mutating or shell",
+                    )
                     continue
                 names = reader.string_list(sub_node, f"'tools.{sub}'")
                 if names is not None:
@@ -132,10 +160,15 @@ def parse_governance(text: str, file: str) -> tuple[Governance, list[Problem], l
             values["tool_instructions"] = mapping
         elif key == "tool_defaults":
             for tool, _tool_key, args_node in reader.mapping(node, "'tool_defaults'"):
-                for _arg, _arg_key, _value in reader.mapping(args_node, f"the defaults of '{tool}'"):
+                for _arg, _arg_key, _value in reader.mapping(
+                    args_node, f"the defaults of '{tool}'"
+                ):
                     pass
         else:
-            warnings.problem(key_node, f"unknown option '{key}' (ignored); known options: {', '.join(KNOWN_KEYS)}")
+            warnings.problem(
+                key_node,
+                f"unknown option '{key}' (ignored); known options: {', '.join(KNOWN_KEYS)}",
+            )
     if reader.problems:
         return Governance(), reader.problems, warnings.problems
     if "tool_defaults" in {str(k.value) for k, _ in root.value}:

@@ -21,7 +21,9 @@ if TYPE_CHECKING:
 _SEPARATORS = frozenset({"&&", "||", ";", "|", "|&", "&", "\n", ";;", "(", ")"})
 _REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>"})
 _HARMLESS_TARGETS = ("/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty")
-_PREFIXES = frozenset({"sudo", "command", "builtin", "nohup", "time", "exec", "nice", "env", "doas"})
+_PREFIXES = frozenset(
+    {"sudo", "command", "builtin", "nohup", "time", "exec", "nice", "env", "doas"}
+)
 _PUNCTUATION = "();<>|&\n"
 
 
@@ -46,8 +48,30 @@ class ShellTarget:
 
 # Shell operators, longest first: shlex returns a run of punctuation as one token (");",
 # ";\n", "&&(", "&&\n"), which is split back into these.
-_OPERATORS = ("&>>", "<<<", "<<-", "&&", "||", ";;", "|&", "&>", ">>", ">|", ">&", "<&", "<<", "<>",
-              ">", "<", "|", "&", ";", "(", ")", "\n")
+_OPERATORS = (
+    "&>>",
+    "<<<",
+    "<<-",
+    "&&",
+    "||",
+    ";;",
+    "|&",
+    "&>",
+    ">>",
+    ">|",
+    ">&",
+    "<&",
+    "<<",
+    "<>",
+    ">",
+    "<",
+    "|",
+    "&",
+    ";",
+    "(",
+    ")",
+    "\n",
+)
 # Options of a command prefix that take a value (``sudo -u root tee f``: the command is tee).
 _PREFIX_VALUE_OPTIONS = {
     "sudo": frozenset({"-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T"}),
@@ -180,12 +204,21 @@ def _command_targets(words: list[str]) -> list[tuple[str, str]]:
     if name in ("tee", "rm", "rmdir", "touch", "mkdir", "truncate", "unlink", "shred"):
         values = _operands(args)
         if name == "truncate":  # truncate -s SIZE FILE: drop the size operand after -s
-            values = [w for i, w in enumerate(args) if not w.startswith("-") and (i == 0 or args[i - 1] not in ("-s", "--size", "-r", "--reference"))]
+            values = [
+                w
+                for i, w in enumerate(args)
+                if not w.startswith("-")
+                and (i == 0 or args[i - 1] not in ("-s", "--size", "-r", "--reference"))
+            ]
         return [(value, name) for value in values if value != "-"]
     if name in ("cp", "mv", "ln", "install", "rsync"):
         for index, word in enumerate(args):
             if word in ("-t", "--target-directory") and index + 1 < len(args):
-                return [(args[index + 1], name)] + ([(w, name) for w in _operands(args[:index] + args[index + 2:])] if name == "mv" else [])
+                return [(args[index + 1], name)] + (
+                    [(w, name) for w in _operands(args[:index] + args[index + 2 :])]
+                    if name == "mv"
+                    else []
+                )
             if word.startswith("--target-directory="):
                 return [(word.split("=", 1)[1], name)]
         values = _operands(args)
@@ -197,7 +230,12 @@ def _command_targets(words: list[str]) -> list[tuple[str, str]]:
     if name == "dd":
         return [(word[3:], name) for word in args if word.startswith("of=")]
     if name in ("sed", "gsed", "perl"):
-        in_place = any(w == "-i" or (w.startswith("-i") and not w.startswith("--")) or w.startswith("--in-place") for w in args)
+        in_place = any(
+            w == "-i"
+            or (w.startswith("-i") and not w.startswith("--"))
+            or w.startswith("--in-place")
+            for w in args
+        )
         if not in_place:
             return []
         files: list[str] = []
@@ -240,13 +278,21 @@ def write_targets(command: str, cwd: str) -> list[ShellTarget] | None:
         index = 0
         while index < len(segment):
             token = segment[index]
-            if token in _REDIRECTS or (token.isdigit() and index + 1 < len(segment) and segment[index + 1] in (">", ">>", ">|")):
+            if token in _REDIRECTS or (
+                token.isdigit()
+                and index + 1 < len(segment)
+                and segment[index + 1] in (">", ">>", ">|")
+            ):
                 if token.isdigit():
                     index += 1
                     token = segment[index]
                 if index + 1 < len(segment):
                     target = segment[index + 1]
-                    if not target.startswith("&") and target not in _HARMLESS_TARGETS and not target.startswith("/dev/fd/"):
+                    if (
+                        not target.startswith("&")
+                        and target not in _HARMLESS_TARGETS
+                        and not target.startswith("/dev/fd/")
+                    ):
                         targets.append(ShellTarget(target, current_dir, "redirect"))
                 index += 2
                 continue
@@ -267,7 +313,9 @@ def write_targets(command: str, cwd: str) -> list[ShellTarget] | None:
         words = _strip_prefixes(words)
         if words and words[0] == "cd":
             destination = words[1] if len(words) > 1 else "~"
-            current_dir = os.path.normpath(os.path.join(current_dir, os.path.expanduser(destination)))
+            current_dir = os.path.normpath(
+                os.path.join(current_dir, os.path.expanduser(destination))
+            )
             continue
         for path, how in _command_targets(words):
             targets.append(ShellTarget(path, current_dir, how))

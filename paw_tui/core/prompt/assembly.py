@@ -30,37 +30,68 @@ class PromptLayer:
         self.text = text
 
     def to_dict(self) -> dict[str, object]:
-        return {"name": self.name, "source": self.source, "text": self.text, "chars": len(self.text),
-                "tokens": estimate_tokens(self.text)}
+        return {
+            "name": self.name,
+            "source": self.source,
+            "text": self.text,
+            "chars": len(self.text),
+            "tokens": estimate_tokens(self.text),
+        }
 
 
-def prompt_layers(state: WorkspaceState, session: Session | None, *, held: dict[str, str] | None = None) -> list[PromptLayer]:
+def prompt_layers(
+    state: WorkspaceState, session: Session | None, *, held: dict[str, str] | None = None
+) -> list[PromptLayer]:
     from paw_tui.core.prompt.governance_section import render_governance_section
-    from paw_tui.core.prompt.supervisor import effective_supervisor, render_supervisor, supervisor_path
+    from paw_tui.core.prompt.supervisor import (
+        effective_supervisor,
+        render_supervisor,
+        supervisor_path,
+    )
     from paw_tui.core.prompt.tool_defaults import render_tool_defaults
 
     policy = state.policy
     layers: list[PromptLayer] = []
     if not policy.valid:
-        layers.append(PromptLayer("governance", ".orchestration/*.yaml", render_governance_section(policy, None)))
+        layers.append(
+            PromptLayer(
+                "governance", ".orchestration/*.yaml", render_governance_section(policy, None)
+            )
+        )
     else:
         live = session
-        if live is not None and live.holds_intent and not live.is_live(state.now(), policy.governance.session_ttl):
+        if (
+            live is not None
+            and live.holds_intent
+            and not live.is_live(state.now(), policy.governance.session_ttl)
+        ):
             live = None
-        layers.append(PromptLayer(
-            "governance", ".orchestration/active_intents.yaml",
-            render_governance_section(policy, live, held_elsewhere=set(held or {})),
-        ))
+        layers.append(
+            PromptLayer(
+                "governance",
+                ".orchestration/active_intents.yaml",
+                render_governance_section(policy, live, held_elsewhere=set(held or {})),
+            )
+        )
         if live is not None and live.state == "active" and live.intent_id:
             intent = policy.intent(live.intent_id)
             if intent is not None:
                 from paw_tui.core.intents.view import intent_context_block
 
-                layers.append(PromptLayer("intent context", f"{intent.id} + .orchestration/agent_trace.jsonl",
-                                          intent_context_block(state, intent)))
+                layers.append(
+                    PromptLayer(
+                        "intent context",
+                        f"{intent.id} + .orchestration/agent_trace.jsonl",
+                        intent_context_block(state, intent),
+                    )
+                )
         defaults = render_tool_defaults(policy.governance.tool_defaults)
         if defaults:
-            layers.append(PromptLayer("tool defaults", ".orchestration/governance.yaml: tool_defaults", defaults))
+            layers.append(
+                PromptLayer(
+                    "tool defaults", ".orchestration/governance.yaml: tool_defaults", defaults
+                )
+            )
     session_id = session.session_id if session is not None else None
     supervisor = effective_supervisor(state.root, session_id)
     if supervisor:
@@ -68,8 +99,13 @@ def prompt_layers(state: WorkspaceState, session: Session | None, *, held: dict[
         import os
 
         source = "session" if own and os.path.exists(own) else "global"
-        layers.append(PromptLayer("supervisor instruction", f"{source} (paw-tui prompt --supervisor)",
-                                  render_supervisor(supervisor)))
+        layers.append(
+            PromptLayer(
+                "supervisor instruction",
+                f"{source} (paw-tui prompt --supervisor)",
+                render_supervisor(supervisor),
+            )
+        )
     return layers
 
 

@@ -30,12 +30,12 @@ if TYPE_CHECKING:
 
 INSTRUCTIONS_FILE = "execution_instructions.md"
 SEARCH_DIRS = (layout.TOOLS, layout.SHARED_TOOLS)
-GUIDANCE_TEMPLATE = (
-    "TOOL EXECUTION GUIDANCE for {tool}:\n\n{text}\n\nUse this guidance when interpreting the tool results."
-)
+GUIDANCE_TEMPLATE = "TOOL EXECUTION GUIDANCE for {tool}:\n\n{text}\n\nUse this guidance when interpreting the tool results."
 _FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
 _SECTION = re.compile(r"^[ \t]{0,3}###(?!#)(?:[ \t]|$)")
-_KEYWORDS = re.compile(r"^[ \t]*(?:[-*+][ \t]+)?\*\*keywords(?:\*\*[ \t]*:|[ \t]*:[ \t]*\*\*)(.*)$", re.IGNORECASE)
+_KEYWORDS = re.compile(
+    r"^[ \t]*(?:[-*+][ \t]+)?\*\*keywords(?:\*\*[ \t]*:|[ \t]*:[ \t]*\*\*)(.*)$", re.IGNORECASE
+)
 _TEMPLATE = re.compile(r"\{\{|\}\}|\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _QUOTES = ('"', "'", "`", "\u201c\u201d", "\u2018\u2019")
 
@@ -142,7 +142,7 @@ def split_sections(text: str) -> list[Section]:
             run = marker.group(1)
             if fence is None:
                 fence = run
-            elif run[0] == fence[0] and len(run) >= len(fence) and not line[marker.end():].strip():
+            elif run[0] == fence[0] and len(run) >= len(fence) and not line[marker.end() :].strip():
                 fence = None
         elif fence is None:
             if _SECTION.match(line):
@@ -257,8 +257,15 @@ def render_instructions(
         if not stripped.strip():
             continue
         leading = len(chunk) - len(chunk.lstrip("\n"))
-        parts.append(substitute(stripped.rstrip(), variables, strict=strict, source=source,
-                                first_line=section.first_line + leading))
+        parts.append(
+            substitute(
+                stripped.rstrip(),
+                variables,
+                strict=strict,
+                source=source,
+                first_line=section.first_line + leading,
+            )
+        )
     return "\n\n".join(parts)
 
 
@@ -288,15 +295,22 @@ def execution_instructions(
     from paw_tui.core.prompt.tool_defaults import defaults_for
 
     defaults = defaults_for(governance.tool_defaults if governance is not None else None, tool)
-    return render_instructions(content, tool, question=question, args=args,
-                               defaults=defaults, strict=strict, source=_shown(root, path))
+    return render_instructions(
+        content,
+        tool,
+        question=question,
+        args=args,
+        defaults=defaults,
+        strict=strict,
+        source=_shown(root, path),
+    )
 
 
 def _shown(root: str, path: str) -> str:
     """``path`` relative to the workspace root when it lies inside it, else as it is."""
     base = os.path.join(os.path.abspath(root), "")
     full = os.path.abspath(path)
-    return full[len(base):].replace(os.sep, "/") if full.startswith(base) else path
+    return full[len(base) :].replace(os.sep, "/") if full.startswith(base) else path
 
 
 def read_instructions(path: str) -> str | None:
@@ -307,7 +321,9 @@ def read_instructions(path: str) -> str | None:
     try:
         text = read_source_text(path)
     except OSError as exc:
-        raise ValidationError(f"Failed to read execution instructions: {describe_os_error(exc, path)}.") from None
+        raise ValidationError(
+            f"Failed to read execution instructions: {describe_os_error(exc, path)}."
+        ) from None
     except UnicodeDecodeError as exc:
         raise ValidationError(
             f"Failed to read execution instructions: not valid UTF-8 (offset {exc.start}): {path}."
@@ -331,7 +347,9 @@ def execution_guidance(
     (readable, non-empty) instructions. Never raises for a bad file: guidance is optional."""
     args = tool_input if isinstance(tool_input, dict) else None
     try:
-        text = execution_instructions(root, tool, question=question, args=args, governance=governance)
+        text = execution_instructions(
+            root, tool, question=question, args=args, governance=governance
+        )
     except (ValidationError, OSError, ValueError):
         return None
     if not text:

@@ -11,9 +11,9 @@ from paw_tui.core.intents.context_block import clip
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from paw_tui.core.handshake.sessions import Session
     from paw_tui.core.intents.model import Intent
     from paw_tui.core.policy.compiled import Policy
-    from paw_tui.core.handshake.sessions import Session
 
 MANDATE = (
     "You are an Intent-Driven Architect. You CANNOT write code immediately. Your first action "
@@ -50,12 +50,18 @@ def render_governance_section(
             "Every tool that changes files is blocked until a human fixes this; read-only tools still work."
         )
         return "\n".join(lines)
-    intent = policy.intent(session.intent_id) if session is not None and session.holds_intent and session.intent_id else None
+    intent = (
+        policy.intent(session.intent_id)
+        if session is not None and session.holds_intent and session.intent_id
+        else None
+    )
     if session is not None and session.holds_intent and intent is not None:
         lines += _active_lines(policy, session, intent)
     else:
         if session is not None and session.holds_intent and intent is None:
-            lines.append(f"Your session held intent {session.intent_id}, which no longer exists in active_intents.yaml.")
+            lines.append(
+                f"Your session held intent {session.intent_id}, which no longer exists in active_intents.yaml."
+            )
         lines.append(MANDATE)
         lines.append("")
         selectable = policy.selectable(held_elsewhere)
@@ -75,7 +81,9 @@ def render_governance_section(
                 summary = f": {_one_line(candidate.description)}" if candidate.description else ""
                 lines.append(f"- {candidate.id} — {_one_line(candidate.name, 120)}{summary}")
             if len(selectable) > MAX_LISTED:
-                lines.append(f"- ... and {len(selectable) - MAX_LISTED} more (list_intents shows all)")
+                lines.append(
+                    f"- ... and {len(selectable) - MAX_LISTED} more (list_intents shows all)"
+                )
     return "\n".join(lines)
 
 
@@ -87,7 +95,10 @@ def _active_lines(policy: Policy, session: Session, intent: Intent) -> list[str]
     name = f" — {_one_line(intent.name, 120)}" if intent.name else ""
     if session.state == "pending_approval":
         lines.append(f"Requested intent: {intent.id}{name}.")
-        lines.append(awaiting_approval(intent.id) + " Tools that change files are blocked until a human approves it.")
+        lines.append(
+            awaiting_approval(intent.id)
+            + " Tools that change files are blocked until a human approves it."
+        )
         return lines
     lines.append(f"Active intent: {intent.id}{name} ({intent.status}).")
     refusal = status_refusal(intent)

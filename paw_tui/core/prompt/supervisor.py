@@ -30,14 +30,18 @@ def supervisor_path(root: str, session_id: str | None = None) -> str:
         return os.path.join(layout.at(root, layout.SUPERVISOR), GLOBAL_FILE)
     from paw_tui.core.handshake.sessions import session_file_name
 
-    return os.path.join(layout.at(root, layout.SUPERVISOR), SESSION_PREFIX + session_file_name(session_id))
+    return os.path.join(
+        layout.at(root, layout.SUPERVISOR), SESSION_PREFIX + session_file_name(session_id)
+    )
 
 
 def normalise_text(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n").strip()
 
 
-def set_supervisor(root: str, text: str, session_id: str | None = None, *, now: float | None = None) -> str:
+def set_supervisor(
+    root: str, text: str, session_id: str | None = None, *, now: float | None = None
+) -> str:
     """Store ``text`` for the session (or globally); returns the text as stored.
 
     Raises ValidationError for an empty or over-long instruction or a blank session id.

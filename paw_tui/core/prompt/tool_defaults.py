@@ -44,7 +44,9 @@ def render_tool_defaults(tool_defaults: Mapping[str, Mapping[str, object]] | Non
     return "\n\n".join(block for block in blocks if block)
 
 
-def defaults_for(tool_defaults: Mapping[str, Mapping[str, object]] | None, tool: str) -> dict[str, object]:
+def defaults_for(
+    tool_defaults: Mapping[str, Mapping[str, object]] | None, tool: str
+) -> dict[str, object]:
     """The defaults of ``tool``: its exact name first, then the ``_``/``-`` variants (the
     lookup of execution instructions)."""
     from paw_tui.core.prompt.names import name_variants

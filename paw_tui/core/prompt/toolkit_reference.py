@@ -90,25 +90,44 @@ def _check_schema(
     if schema is None:
         return {}
     if not isinstance(schema, dict):
-        raise _fail(entry, index, source, f"'{what}' must be a JSON object, not {json_type_name(schema)}")
+        raise _fail(
+            entry, index, source, f"'{what}' must be a JSON object, not {json_type_name(schema)}"
+        )
     properties = schema.get("properties")
     if properties is not None:
         if not isinstance(properties, dict):
-            raise _fail(entry, index, source, f"'{what}.properties' must be a JSON object, not {json_type_name(properties)}")
+            raise _fail(
+                entry,
+                index,
+                source,
+                f"'{what}.properties' must be a JSON object, not {json_type_name(properties)}",
+            )
         for prop, prop_schema in properties.items():
             if not isinstance(prop_schema, (dict, bool)):
-                raise _fail(entry, index, source,
-                            f"the schema of property '{prop}' in '{what}' must be a JSON object, "
-                            f"not {json_type_name(prop_schema)}")
+                raise _fail(
+                    entry,
+                    index,
+                    source,
+                    f"the schema of property '{prop}' in '{what}' must be a JSON object, "
+                    f"not {json_type_name(prop_schema)}",
+                )
             if isinstance(prop_schema, dict):
                 description = prop_schema.get("description")
                 if description is not None and not isinstance(description, str):
-                    raise _fail(entry, index, source,
-                                f"the description of property '{prop}' in '{what}' must be a string")
+                    raise _fail(
+                        entry,
+                        index,
+                        source,
+                        f"the description of property '{prop}' in '{what}' must be a string",
+                    )
                 enum = prop_schema.get("enum")
                 if enum is not None and not isinstance(enum, list):
-                    raise _fail(entry, index, source,
-                                f"the 'enum' of property '{prop}' in '{what}' must be a list")
+                    raise _fail(
+                        entry,
+                        index,
+                        source,
+                        f"the 'enum' of property '{prop}' in '{what}' must be a list",
+                    )
     required = schema.get("required")
     if required is not None and (
         not isinstance(required, list) or not all(isinstance(item, str) for item in required)
@@ -127,7 +146,9 @@ def _use_when(value: object, entry: object, index: int | None, source: str | Non
     raise _fail(entry, index, source, f"'{USE_WHEN_KEY}' must be a string or a list of strings")
 
 
-def normalise_tool(entry: object, index: int | None = None, source: str | None = None) -> ToolDefinition:
+def normalise_tool(
+    entry: object, index: int | None = None, source: str | None = None
+) -> ToolDefinition:
     """One tool definition in any supported shape as a :class:`ToolDefinition`.
 
     Raises ValidationError naming the entry (``tools[index] ('name')``) and what is wrong.
@@ -135,13 +156,23 @@ def normalise_tool(entry: object, index: int | None = None, source: str | None =
     if isinstance(entry, ToolDefinition):
         return entry
     if not isinstance(entry, dict):
-        raise _fail(entry, index, source, f"a tool definition must be a JSON object, not {json_type_name(entry)}")
+        raise _fail(
+            entry,
+            index,
+            source,
+            f"a tool definition must be a JSON object, not {json_type_name(entry)}",
+        )
     body: dict[str, object] = entry
     input_key = "inputSchema"
     if "function" in entry:  # OpenAI chat completions: the definition is nested
         inner = entry["function"]
         if not isinstance(inner, dict):
-            raise _fail(entry, index, source, f"'function' must be a JSON object, not {json_type_name(inner)}")
+            raise _fail(
+                entry,
+                index,
+                source,
+                f"'function' must be a JSON object, not {json_type_name(inner)}",
+            )
         body = inner
         input_key = "parameters"
     else:
@@ -154,13 +185,20 @@ def normalise_tool(entry: object, index: int | None = None, source: str | None =
         raise _fail(entry, index, source, "'name' must be a non-empty string")
     description = body.get("description")
     if description is not None and not isinstance(description, str):
-        raise _fail(entry, index, source, f"'description' must be a string, not {json_type_name(description)}")
+        raise _fail(
+            entry,
+            index,
+            source,
+            f"'description' must be a string, not {json_type_name(description)}",
+        )
     input_schema = _check_schema(body.get(input_key), input_key, entry, index, source)
     output_key = "outputSchema" if "outputSchema" in body else "output_schema"
     output_raw = body.get(output_key)
     output_schema: dict[str, object] | str | None
     if output_raw is None or isinstance(output_raw, str):
-        output_schema = output_raw.strip() if isinstance(output_raw, str) and output_raw.strip() else None
+        output_schema = (
+            output_raw.strip() if isinstance(output_raw, str) and output_raw.strip() else None
+        )
     else:
         output_schema = _check_schema(output_raw, output_key, entry, index, source)
     use_raw = entry.get(USE_WHEN_KEY)
@@ -328,8 +366,12 @@ def _output_lines(output: dict[str, object] | str) -> list[str]:
 
 def render_tool(tool: ToolDefinition) -> str:
     """One tool's section, from ``### <name>`` to its last line (no trailing newline)."""
-    lines = [f"### {tool.name}", f"**Purpose**: {tool.description or NO_DESCRIPTION}", "",
-             "**Input Schema**:"]
+    lines = [
+        f"### {tool.name}",
+        f"**Purpose**: {tool.description or NO_DESCRIPTION}",
+        "",
+        "**Input Schema**:",
+    ]
     lines += property_lines(tool.input_schema) or [NO_PARAMETERS]
     if tool.output_schema is not None:
         lines += ["", "**Output Schema**:", *_output_lines(tool.output_schema)]
@@ -340,8 +382,9 @@ def render_tool(tool: ToolDefinition) -> str:
 
 def reference_key(tools: list[ToolDefinition]) -> str:
     """The cache key: a hash of the normalised definitions (order matters, as in the output)."""
-    canonical = json.dumps([tool.to_dict() for tool in tools], ensure_ascii=False,
-                           separators=(",", ":"), default=repr)
+    canonical = json.dumps(
+        [tool.to_dict() for tool in tools], ensure_ascii=False, separators=(",", ":"), default=repr
+    )
     return sha256_hex(canonical.encode("utf-8", "surrogatepass"))
 
 

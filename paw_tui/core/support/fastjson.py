@@ -21,8 +21,15 @@ _CONSTANTS = {"-Infinity": float("-inf"), "Infinity": float("inf"), "NaN": float
 class _DecoderSettings:
     """The attributes the C scanner reads from a ``json.JSONDecoder``."""
 
-    __slots__ = ("strict", "object_hook", "object_pairs_hook", "parse_float", "parse_int",
-                 "parse_constant", "memo")
+    __slots__ = (
+        "strict",
+        "object_hook",
+        "object_pairs_hook",
+        "parse_float",
+        "parse_int",
+        "parse_constant",
+        "memo",
+    )
 
     def __init__(self) -> None:
         self.strict = True
@@ -85,18 +92,30 @@ def dumps(
     if indent is not None or _json is None:
         import json
 
-        return json.dumps(value, ensure_ascii=ensure_ascii, separators=separators,
-                          allow_nan=allow_nan, sort_keys=sort_keys, indent=indent)
+        return json.dumps(
+            value,
+            ensure_ascii=ensure_ascii,
+            separators=separators,
+            allow_nan=allow_nan,
+            sort_keys=sort_keys,
+            indent=indent,
+        )
     item_separator, key_separator = separators if separators is not None else (", ", ": ")
     string = _json.encode_basestring_ascii if ensure_ascii else _json.encode_basestring
     if isinstance(value, str):
         return string(value)
     try:
-        encode = _json.make_encoder({}, _refuse, string, None, key_separator, item_separator,
-                                    sort_keys, False, allow_nan)
+        encode = _json.make_encoder(
+            {}, _refuse, string, None, key_separator, item_separator, sort_keys, False, allow_nan
+        )
     except TypeError:  # another interpreter's signature: use the module
         import json
 
-        return json.dumps(value, ensure_ascii=ensure_ascii, separators=separators,
-                          allow_nan=allow_nan, sort_keys=sort_keys)
+        return json.dumps(
+            value,
+            ensure_ascii=ensure_ascii,
+            separators=separators,
+            allow_nan=allow_nan,
+            sort_keys=sort_keys,
+        )
     return "".join(encode(value, 0))

@@ -10,7 +10,9 @@ from __future__ import annotations
 import os
 
 # tempfile would do, but importing it (and shutil, random behind it) costs the gate ~8 ms.
-_TEMP_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
+_TEMP_FLAGS = (
+    os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
+)
 
 
 def _write_temp(directory: str, name: str, data: bytes) -> str:

@@ -128,9 +128,7 @@ def describe_os_error(exc: OSError, path: str) -> str:
     return f"{reason[:1].lower()}{reason[1:]}: {path}"
 
 
-def load_text_file(
-    path: str, what: str, read_bytes: ReadBytes | None = None
-) -> FileStatus:
+def load_text_file(path: str, what: str, read_bytes: ReadBytes | None = None) -> FileStatus:
     """Load ``path`` as the file called ``what`` in messages (``custom instructions``)."""
     reader = read_bytes or read_bytes_limited
     try:
@@ -141,7 +139,10 @@ def load_text_file(
         return FileStatus(path, True, "", f"Failed to read {what}: {describe_os_error(exc, path)}")
     if len(data) > MAX_FILE_BYTES:  # an injected reader may ignore the limit
         return FileStatus(
-            path, True, "", f"Failed to read {what}: {describe_os_error(FileTooLargeError(len(data)), path)}"
+            path,
+            True,
+            "",
+            f"Failed to read {what}: {describe_os_error(FileTooLargeError(len(data)), path)}",
         )
     try:
         content = decode_text(data)

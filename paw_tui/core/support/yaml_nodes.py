@@ -26,7 +26,11 @@ class Problem:
         self.message = message
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}: {self.message}" if self.line else f"{self.file}: {self.message}"
+        return (
+            f"{self.file}:{self.line}: {self.message}"
+            if self.line
+            else f"{self.file}: {self.message}"
+        )
 
     def to_dict(self) -> dict[str, object]:
         return {"file": self.file, "line": self.line, "message": self.message}
@@ -67,7 +71,9 @@ class NodeReader:
                 continue
             key = str(key_node.value)
             if key in seen:
-                self.problem(key_node, f"duplicate key '{key}' in {what} (first at line {seen[key]})")
+                self.problem(
+                    key_node, f"duplicate key '{key}' in {what} (first at line {seen[key]})"
+                )
                 continue
             seen[key] = line_of(key_node)
             yield key, key_node, value_node

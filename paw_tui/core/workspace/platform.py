@@ -125,7 +125,8 @@ def windows_user_on_wsl(probe: PlatformProbe) -> str | None:
     people = sorted(
         name
         for name in probe.list_dir(WSL_USERS_DIR)
-        if name.lower() not in _WINDOWS_SYSTEM_PROFILES and not name.startswith(".")
+        if name.lower() not in _WINDOWS_SYSTEM_PROFILES
+        and not name.startswith(".")
         and name.lower() != "desktop.ini"
     )
     if len(people) == 1:

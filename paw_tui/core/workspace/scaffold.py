@@ -55,7 +55,9 @@ def create_skeleton(root: str) -> list[ScaffoldStep]:
             steps.append(_create(relative, target, template))
         except OSError as exc:
             reason = exc.strerror or str(exc)
-            raise WorkspaceError(f"Cannot create {target}: {reason[:1].lower()}{reason[1:]}.") from exc
+            raise WorkspaceError(
+                f"Cannot create {target}: {reason[:1].lower()}{reason[1:]}."
+            ) from exc
     return steps
 
 

@@ -18,7 +18,6 @@ if TYPE_CHECKING:
     from paw_tui.core.ledger.store import Ledger
 
 
-
 class WorkspaceState:
     __slots__ = ("root", "clock", "_policy", "_ledger")
 

@@ -10,7 +10,7 @@ permission prompts. Only PreToolUse can deny: SessionStart and UserPromptSubmit 
 
 from __future__ import annotations
 
-
+from paw_tui.core.support import fastjson as json  # json's API without importing re (~15 ms)
 from paw_tui.gate import tools
 from paw_tui.gate.events import (
     POST_TOOL,
@@ -24,7 +24,6 @@ from paw_tui.gate.events import (
     PayloadError,
     checked_cwd,
 )
-from paw_tui.core.support import fastjson as json  # json's API without importing re (~15 ms)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -40,10 +39,19 @@ EVENT_NAMES = {
 }
 HOOK_NAMES = {kind: name for name, kind in EVENT_NAMES.items()}
 # Events Claude Code sends that the gate has nothing to say about.
-IGNORED_EVENTS = frozenset({"Stop", "SubagentStop", "Notification", "PreCompact", "PostToolUseFailure",
-                            "SubagentStart", "PostToolBatch", "CwdChanged"})
+IGNORED_EVENTS = frozenset(
+    {
+        "Stop",
+        "SubagentStop",
+        "Notification",
+        "PreCompact",
+        "PostToolUseFailure",
+        "SubagentStart",
+        "PostToolBatch",
+        "CwdChanged",
+    }
+)
 MAX_OUTPUT = 9500  # Claude Code caps hook output strings at 10,000 characters
-
 
 
 def parse(payload: dict[str, object], event_override: str | None = None) -> GateEvent | None:
@@ -105,7 +113,11 @@ def _json(data: Mapping[str, object]) -> str:
 
 
 def _clip(text: str) -> str:
-    return text if len(text) <= MAX_OUTPUT else text[: MAX_OUTPUT - 60] + "\n[... cut to fit Claude Code's hook output limit]"
+    return (
+        text
+        if len(text) <= MAX_OUTPUT
+        else text[: MAX_OUTPUT - 60] + "\n[... cut to fit Claude Code's hook output limit]"
+    )
 
 
 def deny(reason: str) -> Answer:
@@ -124,17 +136,42 @@ def render(event: GateEvent, decision: Decision) -> Answer:
         if not decision.allow:
             return deny(decision.reason or "Denied by paw-tui.")
         if decision.context:
-            return Answer(_json({"hookSpecificOutput": {"hookEventName": "PreToolUse",
-                                                        "additionalContext": _clip(decision.context)}}))
+            return Answer(
+                _json(
+                    {
+                        "hookSpecificOutput": {
+                            "hookEventName": "PreToolUse",
+                            "additionalContext": _clip(decision.context),
+                        }
+                    }
+                )
+            )
         return Answer()
     if event.kind in (SESSION_START, PROMPT):
         if decision.context:
-            return Answer(_json({"hookSpecificOutput": {"hookEventName": HOOK_NAMES[event.kind],
-                                                        "additionalContext": _clip(decision.context)}}))
+            return Answer(
+                _json(
+                    {
+                        "hookSpecificOutput": {
+                            "hookEventName": HOOK_NAMES[event.kind],
+                            "additionalContext": _clip(decision.context),
+                        }
+                    }
+                )
+            )
         return Answer()
     return Answer()
 
 
 def context_only(kind: str, text: str) -> Answer:
     """For SessionStart / UserPromptSubmit when the state cannot be read: say so, exit 0."""
-    return Answer(_json({"hookSpecificOutput": {"hookEventName": HOOK_NAMES[kind], "additionalContext": _clip(text)}}))
+    return Answer(
+        _json(
+            {
+                "hookSpecificOutput": {
+                    "hookEventName": HOOK_NAMES[kind],
+                    "additionalContext": _clip(text),
+                }
+            }
+        )
+    )

@@ -8,13 +8,19 @@ In: ``{"event": "pre_tool"|"post_tool"|"session_start"|"prompt"|"session_end",
 
 from __future__ import annotations
 
-
 from paw_tui.core.handshake.names import SELECT_TOOL, named
-from paw_tui.gate.events import EVENTS, PRE_TOOL, Answer, Decision, GateEvent, PayloadError, checked_cwd
 from paw_tui.core.support import fastjson as json  # json's API without importing re (~15 ms)
+from paw_tui.gate.events import (
+    EVENTS,
+    PRE_TOOL,
+    Answer,
+    Decision,
+    GateEvent,
+    PayloadError,
+    checked_cwd,
+)
 
 NAME = "generic"
-
 
 
 def parse(payload: dict[str, object], event_override: str | None = None) -> GateEvent:
@@ -35,7 +41,9 @@ def parse(payload: dict[str, object], event_override: str | None = None) -> Gate
     paths = payload.get("paths", [])
     if paths is None:
         paths = []
-    if not isinstance(paths, list) or not all(isinstance(p, str) and p and "\0" not in p for p in paths):
+    if not isinstance(paths, list) or not all(
+        isinstance(p, str) and p and "\0" not in p for p in paths
+    ):
         raise PayloadError("'paths' must be a list of non-empty path strings")
     event.paths = list(paths)
     command = payload.get("command")

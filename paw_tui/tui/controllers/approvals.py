@@ -90,8 +90,13 @@ class ApprovalQueue:
             if request.id in self.dismissed:
                 continue
             self.open_request = request.id
-            modal = ApprovalModal(request.id, request.session_id, request.intent_id, item.intent_name,
-                                  item.context_block)
+            modal = ApprovalModal(
+                request.id,
+                request.session_id,
+                request.intent_id,
+                item.intent_name,
+                item.context_block,
+            )
             self.app.push_screen(modal, lambda result, rid=request.id: self._result(rid, result))
             return
 
@@ -103,7 +108,9 @@ class ApprovalQueue:
             self.show_next()
             return
         self.app.run_worker(
-            lambda: self._decide(request_id, result), thread=True, group="approvals-decide",
+            lambda: self._decide(request_id, result),
+            thread=True,
+            group="approvals-decide",
             exit_on_error=False,
         )
 
@@ -115,10 +122,14 @@ class ApprovalQueue:
 
         app = self.app
         try:
-            request = decide_approval(WorkspaceState(self.root), request_id, approve, by=decider_name())
+            request = decide_approval(
+                WorkspaceState(self.root), request_id, approve, by=decider_name()
+            )
         except PawError as exc:
             app.call_from_thread(app.notify, str(exc), severity="error")
             return
         verb = "Approved" if approve else "Rejected"
-        app.call_from_thread(app.notify, f"{verb} {request.intent_id} for session {request.session_id}.")
+        app.call_from_thread(
+            app.notify, f"{verb} {request.intent_id} for session {request.session_id}."
+        )
         app.call_from_thread(self.show_next)

@@ -22,7 +22,9 @@ class ApprovalModal(ModalScreen[bool | None]):
         Binding("escape", "decide(None)", "Later", id="approval.later"),
     ]
 
-    def __init__(self, request_id: str, session_id: str, intent_id: str, intent_name: str, context_block: str) -> None:
+    def __init__(
+        self, request_id: str, session_id: str, intent_id: str, intent_name: str, context_block: str
+    ) -> None:
         super().__init__()
         self.request_id = request_id
         self.session_id = session_id

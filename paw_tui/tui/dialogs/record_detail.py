@@ -23,7 +23,11 @@ class RecordDetail(ModalScreen[None]):
         with Vertical(classes="dialog", id="record-dialog"):
             seq = self.record.get("seq") if self.record else "?"
             yield Label(f"Ledger record #{seq}")
-            body = json.dumps(self.record, indent=2, ensure_ascii=False) if self.record else self.raw.decode("utf-8", "replace")
+            body = (
+                json.dumps(self.record, indent=2, ensure_ascii=False)
+                if self.record
+                else self.raw.decode("utf-8", "replace")
+            )
             with VerticalScroll():
                 yield Static(body, markup=False)
 

@@ -45,7 +45,9 @@ PANE_FILTER = {
 class MainScreen(Screen[None]):
     BINDINGS = [
         Binding("tab", "cycle_pane(1)", "Next pane", show=False, id="main.next_pane"),
-        Binding("shift+tab", "cycle_pane(-1)", "Previous pane", show=False, id="main.previous_pane"),
+        Binding(
+            "shift+tab", "cycle_pane(-1)", "Previous pane", show=False, id="main.previous_pane"
+        ),
         Binding("a", "review_approvals", "Approvals", id="main.approvals"),
         Binding("s", "change_status", "Set status", id="intents.set_status"),
         Binding("t", "toggle_tail", "Tail", id="trace.tail"),
@@ -62,7 +64,9 @@ class MainScreen(Screen[None]):
         self.root = root
         self.user_dir = user_dir
         self.index = TraceIndex(layout.at(root, layout.LEDGER))
-        self.watcher = WorkspaceWatcher(root, self.index, self.post_message, watch_approvals=watch_approvals)
+        self.watcher = WorkspaceWatcher(
+            root, self.index, self.post_message, watch_approvals=watch_approvals
+        )
         self.approvals = ApprovalQueue(self, root)
 
     def compose(self) -> ComposeResult:
@@ -88,8 +92,11 @@ class MainScreen(Screen[None]):
         """A background job that failed says so; nothing fails silently."""
         if event.state == WorkerState.ERROR:
             error = event.worker.error
-            self.notify(f"{event.worker.group or event.worker.name} failed: {type(error).__name__}: {error}",
-                        severity="error", timeout=10)
+            self.notify(
+                f"{event.worker.group or event.worker.name} failed: {type(error).__name__}: {error}",
+                severity="error",
+                timeout=10,
+            )
 
     # -- what the watcher reports ------------------------------------------------------------
     @on(LedgerGrew)
@@ -115,7 +122,9 @@ class MainScreen(Screen[None]):
     def _open_record(self, message: TraceView.Opened) -> None:
         from paw_tui.tui.dialogs.record_detail import RecordDetail
 
-        self.app.push_screen(RecordDetail(self.index.record(message.index), self.index.line_bytes(message.index)))
+        self.app.push_screen(
+            RecordDetail(self.index.record(message.index), self.index.line_bytes(message.index))
+        )
 
     # -- actions -----------------------------------------------------------------------------
     def action_review_approvals(self) -> None:
@@ -139,9 +148,13 @@ class MainScreen(Screen[None]):
                 if yes:
                     self.set_status(intent.id, status)
 
-            self.app.push_screen(ConfirmModal(f"Set {intent.id} from {intent.status} to {status}?"), confirmed)
+            self.app.push_screen(
+                ConfirmModal(f"Set {intent.id} from {intent.status} to {status}?"), confirmed
+            )
 
-        self.app.push_screen(ChoiceModal(f"Status of {intent.id} ({intent.status})", list(STATUSES)), chosen)
+        self.app.push_screen(
+            ChoiceModal(f"Status of {intent.id} ({intent.status})", list(STATUSES)), chosen
+        )
 
     @work(thread=True, exit_on_error=False, group="intents-status")
     def set_status(self, intent_id: str, status: str) -> None:

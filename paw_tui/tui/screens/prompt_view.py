@@ -38,14 +38,20 @@ class PromptView(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="prompt-view"):
-            yield Label("Assembled prompt — what the gate injects on SessionStart and every UserPromptSubmit",
-                        id="prompt-title")
+            yield Label(
+                "Assembled prompt — what the gate injects on SessionStart and every UserPromptSubmit",
+                id="prompt-title",
+            )
             yield Select[str]([], prompt="session", id="prompt-session", compact=True)
             table: DataTable[str] = DataTable(id="prompt-layers", cursor_type="row")
             yield table
             with VerticalScroll(id="prompt-text-scroll"):
                 yield Static("", id="prompt-text", markup=False)
-            yield Input(placeholder="supervisor instruction (enter: set for this session)", id="supervisor-input", compact=True)
+            yield Input(
+                placeholder="supervisor instruction (enter: set for this session)",
+                id="supervisor-input",
+                compact=True,
+            )
             with Horizontal(id="supervisor-buttons"):
                 yield Button("Set for this session", id="set-session", variant="primary")
                 yield Button("Set for every session", id="set-global")
@@ -81,8 +87,8 @@ class PromptView(Screen[None]):
 
     @work(thread=True, exclusive=True, group="prompt-assemble", exit_on_error=False)
     def assemble(self, session_id: str) -> None:
-        from paw_tui.core.prompt.assembly import prompt_layers
         from paw_tui.core.handshake.sessions import Session, held_intents, load_session
+        from paw_tui.core.prompt.assembly import prompt_layers
         from paw_tui.core.workspace.state import WorkspaceState
 
         state = WorkspaceState(self.root)
@@ -90,7 +96,9 @@ class PromptView(Screen[None]):
         session = (load_session(self.root, real) if real else None) or Session(real or "preview")
         held = {}
         if state.policy.valid:
-            held = held_intents(self.root, time.time(), state.policy.governance.session_ttl, besides=real)
+            held = held_intents(
+                self.root, time.time(), state.policy.governance.session_ttl, besides=real
+            )
         self.post_message(self.Assembled(session_id, prompt_layers(state, session, held=held)))
 
     @on(Assembled)
@@ -103,7 +111,9 @@ class PromptView(Screen[None]):
         table.clear()
         for number, layer in enumerate(message.layers, 1):
             data = layer.to_dict()
-            table.add_row(str(number), layer.name, layer.source, f"{data['chars']:,}", f"{data['tokens']:,}")
+            table.add_row(
+                str(number), layer.name, layer.source, f"{data['chars']:,}", f"{data['tokens']:,}"
+            )
         self.query_one("#prompt-text", Static).update(assemble_prompt(message.layers))
 
     def _target(self, scope: str) -> str | None:
@@ -135,8 +145,10 @@ class PromptView(Screen[None]):
         except PawError as exc:
             self.notify(str(exc), severity="error")
             return
-        self.notify(f"Supervisor instruction {'set' if action == 'set' else 'cleared'} "
-                    f"for {'every session' if target is None else 'session ' + target}.")
+        self.notify(
+            f"Supervisor instruction {'set' if action == 'set' else 'cleared'} "
+            f"for {'every session' if target is None else 'session ' + target}."
+        )
         self.assemble(self.session_id)
 
     def action_close(self) -> None:

@@ -15,8 +15,15 @@ from textual.widgets import DataTable, Input, Select, Static
 from paw_tui.core.context.layers import Layer, resolve_layers, work_items
 from paw_tui.tui.display import shorten_home
 
+
 class InstructionsPane(Vertical):
-    COMPONENT_CLASSES = {"layer--wins", "layer--shadowed", "layer--empty", "layer--error", "layer--missing"}
+    COMPONENT_CLASSES = {
+        "layer--wins",
+        "layer--shadowed",
+        "layer--empty",
+        "layer--error",
+        "layer--missing",
+    }
     DEFAULT_CSS = """
     InstructionsPane > .layer--wins { color: $success; text-style: bold; }
     InstructionsPane > .layer--shadowed { color: $warning; }
@@ -24,6 +31,7 @@ class InstructionsPane(Vertical):
     InstructionsPane > .layer--error { color: $error; text-style: bold; }
     InstructionsPane > .layer--missing { color: $text-muted; }
     """
+
     @dataclass
     class Resolved(Message):
         agent: str
@@ -64,8 +72,10 @@ class InstructionsPane(Vertical):
     def discover(self) -> None:
         from paw_tui.core.context.instructions import agents_in, workspace_instructions_dir
 
-        agents = sorted(set(agents_in(workspace_instructions_dir(self.root))) | set(agents_in(self.user_dir)),
-                        key=str.casefold)
+        agents = sorted(
+            set(agents_in(workspace_instructions_dir(self.root))) | set(agents_in(self.user_dir)),
+            key=str.casefold,
+        )
         self.post_message(self.Discovered(agents, work_items(self.root)))
 
     @on(Discovered)
@@ -79,7 +89,9 @@ class InstructionsPane(Vertical):
         if message.work_items:
             work_select.value = message.work_items[0]
         if not message.agents:
-            self.query_one("#context-text", Static).update("No instruction files in either layer: type an agent name.")
+            self.query_one("#context-text", Static).update(
+                "No instruction files in either layer: type an agent name."
+            )
 
     @on(Select.Changed, "#agent-select")
     def _agent_picked(self, event: Select.Changed) -> None:
@@ -115,7 +127,9 @@ class InstructionsPane(Vertical):
         table = self.query_one("#layers-table", DataTable)
         table.clear()
         for row in message.rows:
-            status = Text(row.status, style=self.get_component_rich_style(f"layer--{row.status.lower()}"))
+            status = Text(
+                row.status, style=self.get_component_rich_style(f"layer--{row.status.lower()}")
+            )
             size = "-" if row.size is None else f"{row.size:,} B"
             tokens = "-" if row.tokens is None else f"~{row.tokens:,}"
             table.add_row(row.name, status, size, tokens, shorten_home(row.path))

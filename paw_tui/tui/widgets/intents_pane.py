@@ -14,9 +14,15 @@ from paw_tui.core.policy.compiled import Policy
 from paw_tui.tui.messages import IntentHighlighted
 from paw_tui.tui.widgets.vim_table import VimDataTable
 
+
 class IntentsPane(Vertical):
-    COMPONENT_CLASSES = {"status--in-progress", "status--pending", "status--blocked", "status--completed",
-                         "status--abandoned"}
+    COMPONENT_CLASSES = {
+        "status--in-progress",
+        "status--pending",
+        "status--blocked",
+        "status--completed",
+        "status--abandoned",
+    }
     DEFAULT_CSS = """
     IntentsPane > .status--in-progress { color: $success; text-style: bold; }
     IntentsPane > .status--pending { color: $warning; }
@@ -71,8 +77,11 @@ class IntentsPane(Vertical):
             return []
         needle = self.filter_text.casefold()
         return [
-            intent for intent in self.policy.intents
-            if not needle or needle in f"{intent.id} {intent.name} {intent.status} {self.held.get(intent.id, '')}".casefold()
+            intent
+            for intent in self.policy.intents
+            if not needle
+            or needle
+            in f"{intent.id} {intent.name} {intent.status} {self.held.get(intent.id, '')}".casefold()
         ]
 
     def populate(self) -> None:

@@ -12,8 +12,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Input, Static
 
-from paw_tui.core.policy.compiled import Policy
 from paw_tui.core.ledger.touched import touched_files
+from paw_tui.core.policy.compiled import Policy
 
 
 class ScopePane(Vertical):
@@ -53,15 +53,23 @@ class ScopePane(Vertical):
         details = self.query_one("#scope-details", Static)
         intent = self.policy.intent(self.intent_id) if self.policy and self.intent_id else None
         if intent is None:
-            details.update("No intent highlighted." if self.policy is None or self.policy.valid
-                           else escape(self.policy.unavailable_reason or ""))
+            details.update(
+                "No intent highlighted."
+                if self.policy is None or self.policy.valid
+                else escape(self.policy.unavailable_reason or "")
+            )
             return
         lines = [f"[b]{escape(intent.id)}[/b] · {escape(intent.name)} · [i]{intent.status}[/i]"]
         if intent.description:
             lines.append(escape(intent.description))
         lines.append("[b]owned_scope[/b]")
-        lines += [f"  {i}  {escape(p)}" for i, p in enumerate(intent.owned_scope)] or ["  (none: owns nothing)"]
-        for title, values in (("constraints", intent.constraints), ("acceptance criteria", intent.acceptance_criteria)):
+        lines += [f"  {i}  {escape(p)}" for i, p in enumerate(intent.owned_scope)] or [
+            "  (none: owns nothing)"
+        ]
+        for title, values in (
+            ("constraints", intent.constraints),
+            ("acceptance criteria", intent.acceptance_criteria),
+        ):
             if values:
                 lines.append(f"[b]{title}[/b]")
                 lines += [f"  • {escape(v)}" for v in values]
@@ -85,8 +93,10 @@ class ScopePane(Vertical):
         from paw_tui.core.ledger.store import Ledger
 
         try:
-            entries = [e.to_dict() for e in touched_files(Ledger.for_workspace(self.root), intent_id)]
-        except Exception:  # noqa: BLE001 - optional information
+            entries = [
+                e.to_dict() for e in touched_files(Ledger.for_workspace(self.root), intent_id)
+            ]
+        except Exception:
             entries = []
         self.post_message(self.Touched(intent_id, entries))
 
@@ -112,9 +122,14 @@ class ScopePane(Vertical):
         except ValueError as exc:
             result.update(f"[$error]{escape(str(exc))}[/]")
             return
-        rule = f"#{verdict.index} '{verdict.pattern}'" if verdict.index is not None else (
-            f"'{verdict.pattern}'" if verdict.pattern else "no pattern")
+        rule = (
+            f"#{verdict.index} '{verdict.pattern}'"
+            if verdict.index is not None
+            else (f"'{verdict.pattern}'" if verdict.pattern else "no pattern")
+        )
         if verdict.allowed:
             result.update(f"[b $success]allow[/] {escape(verdict.path)} — {escape(rule)}")
         else:
-            result.update(f"[b $error]deny[/] {escape(verdict.path)} — {verdict.kind}, {escape(rule)}")
+            result.update(
+                f"[b $error]deny[/] {escape(verdict.path)} — {verdict.kind}, {escape(rule)}"
+            )

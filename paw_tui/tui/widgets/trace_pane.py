@@ -12,13 +12,26 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Input, Static
-
 from textual.worker import Worker
 
-from paw_tui.core.ledger.line_index import APPENDED, MISSING, RESET, Snapshot, TraceIndex, Update, scan_head, scan_tail
+from paw_tui.core.ledger.line_index import (
+    MISSING,
+    RESET,
+    Snapshot,
+    TraceIndex,
+    Update,
+    scan_head,
+    scan_tail,
+)
 from paw_tui.tui.widgets.trace_view import TraceView
 
-FIELDS = {"intent": "intent_id", "session": "session_id", "decision": "decision", "event": "event", "tool": "tool"}
+FIELDS = {
+    "intent": "intent_id",
+    "session": "session_id",
+    "decision": "decision",
+    "event": "event",
+    "tool": "tool",
+}
 POLL_SECONDS = 0.1
 FIRST_PAINT_LINES = 500
 
@@ -39,7 +52,9 @@ def parse_filter(text: str) -> dict[str, str]:
 def needles_for(wanted: dict[str, str]) -> list[bytes]:
     import json
 
-    return [f'"{key}":{json.dumps(value, ensure_ascii=False)}'.encode() for key, value in wanted.items()]
+    return [
+        f'"{key}":{json.dumps(value, ensure_ascii=False)}'.encode() for key, value in wanted.items()
+    ]
 
 
 class TracePane(Vertical):
@@ -62,7 +77,9 @@ class TracePane(Vertical):
         text: str
         ok: bool
 
-    def __init__(self, root: str, index: TraceIndex, ready: threading.Event, *, id: str | None = None) -> None:
+    def __init__(
+        self, root: str, index: TraceIndex, ready: threading.Event, *, id: str | None = None
+    ) -> None:
         super().__init__(id=id)
         self.root = root
         self.index = index
@@ -78,7 +95,11 @@ class TracePane(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Static("", id="trace-status")
-        yield Input(placeholder="filter: intent:ID session:S decision:deny  (/ to focus)", id="trace-filter", compact=True)
+        yield Input(
+            placeholder="filter: intent:ID session:S decision:deny  (/ to focus)",
+            id="trace-filter",
+            compact=True,
+        )
         yield TraceView(self.index, id="trace-view")
 
     @property
@@ -98,7 +119,9 @@ class TracePane(Vertical):
         self.post_message(self.Loaded(tail, generation))
         if tail.complete_from:
             worker = self._current_worker()
-            full = scan_head(self.index.path, tail, lambda: worker is not None and worker.is_cancelled)
+            full = scan_head(
+                self.index.path, tail, lambda: worker is not None and worker.is_cancelled
+            )
             if full is not None:
                 self.post_message(self.Loaded(full, generation))
 
@@ -107,7 +130,7 @@ class TracePane(Vertical):
 
         try:
             return get_current_worker()
-        except Exception:  # noqa: BLE001 - not in a worker
+        except Exception:
             return None
 
     @work(thread=True, exclusive=True, group="trace-verify", exit_on_error=False)
@@ -121,7 +144,16 @@ class TracePane(Vertical):
         if not os.path.exists(self.index.path):
             self.post_message(self.Verified("no records yet", True))
             return
-        command = [sys.executable, "-m", "paw_tui", "trace", "verify", "--json", "--workspace", self.root]
+        command = [
+            sys.executable,
+            "-m",
+            "paw_tui",
+            "trace",
+            "verify",
+            "--json",
+            "--workspace",
+            self.root,
+        ]
         try:
             done = subprocess.run(command, capture_output=True, text=True, timeout=600)
             result = json.loads(done.stdout)
@@ -144,8 +176,9 @@ class TracePane(Vertical):
             return
         worker = self._current_worker()
         scanned = len(self.index)
-        rows = self.index.matching(needles_for(wanted), lambda: worker is not None and worker.is_cancelled,
-                                   upto=scanned)
+        rows = self.index.matching(
+            needles_for(wanted), lambda: worker is not None and worker.is_cancelled, upto=scanned
+        )
         if rows is not None:
             self.post_message(self.Filtered(rows, text, generation, scanned))
 
@@ -203,8 +236,10 @@ class TracePane(Vertical):
     def _matching_lines(self, first: int, stop: int) -> list[int]:
         wanted = self.filter
         return [
-            line for line in range(first, stop)
-            if (record := self.index.record(line)) is not None and all(record.get(k) == v for k, v in wanted.items())
+            line
+            for line in range(first, stop)
+            if (record := self.index.record(line)) is not None
+            and all(record.get(k) == v for k, v in wanted.items())
         ]
 
     @on(Verified)

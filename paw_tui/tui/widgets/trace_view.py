@@ -65,8 +65,12 @@ class TraceView(ScrollView, can_focus=True):
     ]
 
     COMPONENT_CLASSES = {
-        "trace-view--allow", "trace-view--deny", "trace-view--pending", "trace-view--breach",
-        "trace-view--other", "trace-view--cursor",
+        "trace-view--allow",
+        "trace-view--deny",
+        "trace-view--pending",
+        "trace-view--breach",
+        "trace-view--other",
+        "trace-view--cursor",
     }
     DEFAULT_CSS = """
     TraceView { height: 1fr; }
@@ -161,7 +165,9 @@ class TraceView(ScrollView, can_focus=True):
         style = base + self.get_component_rich_style(f"trace-view--{kind}")
         if row == self.cursor:
             style = style + self.get_component_rich_style("trace-view--cursor")
-        strip = Strip([Segment(text, style)]).crop_extend(scroll_x, scroll_x + width, style if row == self.cursor else base)
+        strip = Strip([Segment(text, style)]).crop_extend(
+            scroll_x, scroll_x + width, style if row == self.cursor else base
+        )
         return strip.apply_offsets(scroll_x, row)
 
     # -- moving ------------------------------------------------------------------------------

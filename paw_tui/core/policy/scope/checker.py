@@ -159,7 +159,9 @@ class ScopeChecker:
 
     def outside(self, shown: str, given: str | None = None) -> ScopeDecision:
         """The verdict on a path that resolved to ``shown``, outside the root."""
-        return ScopeDecision(OUTSIDE_ROOT, shown, self.intent_id, None, None, self.scope_text, given)
+        return ScopeDecision(
+            OUTSIDE_ROOT, shown, self.intent_id, None, None, self.scope_text, given
+        )
 
     def check(
         self,

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from paw_tui.core.policy.scope.match import CompiledScope, Entry
 from paw_tui.core.policy.scope.patterns import (
-    FORM_REGEX,
     DIR_GROUP,
+    FORM_REGEX,
     ScopePatternError,
     anchor_pattern,
     check_written,

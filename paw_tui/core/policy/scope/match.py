@@ -26,14 +26,14 @@ from __future__ import annotations
 import os
 
 from paw_tui.core.policy.scope.patterns import (
+    DIR_GROUP,
     FORM_ANY,
     FORM_DIR,
-    FORMS,
     FORM_PATH,
     FORM_REGEX,
     FORM_UNDER,
-    DIR_GROUP,
     FORMAT_VERSION,
+    FORMS,
     ScopeCacheError,
 )
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import time
 from importlib import resources
+
 from paw_tui.core.ledger.touched import rebuild_index
 
 TYPE_CHECKING = False
@@ -97,7 +98,9 @@ def copy_demo_workspace(target_dir: str) -> DemoWorkspace:
         )
     for path in (demo.root, demo.user_home):
         if os.path.lexists(path):
-            raise FileExistsError(f"'{path}' already exists; copy the demo into an empty directory.")
+            raise FileExistsError(
+                f"'{path}' already exists; copy the demo into an empty directory."
+            )
     os.makedirs(base, exist_ok=True)
     for entry in sorted(source.iterdir(), key=lambda item: item.name):
         if entry.name == HOME_DIR:
@@ -145,8 +148,8 @@ def _freshen_sessions(root: str) -> None:
 def _adopt_ledger(demo: DemoWorkspace) -> None:
     """Record the copied ledger's head outside the workspace for the new root, as the
     writer would have, and rebuild the per-intent index (``.cache/`` is not bundled)."""
-    from paw_tui.core.ledger.store import Ledger
     from paw_tui.core.ledger.io import line_hash, loads_record
+    from paw_tui.core.ledger.store import Ledger
 
     ledger = Ledger.for_workspace(demo.root, state_dir=demo.state_dir)
     last: tuple[int, bytes] | None = None
