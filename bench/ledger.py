@@ -203,7 +203,7 @@ def _select(small: Ledger, big: Ledger, failures: list[str]) -> None:
             handle.write("intent_sharing: allow\n")
         counter = iter(range(10**9))
 
-        def select(root: str = root, counter=counter) -> None:  # type: ignore[no-untyped-def]
+        def select(root: str = root, counter=counter) -> None:
             state = WorkspaceState(root)
             selection = select_active_intent(
                 state, f"bench-{next(counter)}", "INT-007", client="bench"

@@ -10,13 +10,19 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol, TypedDict, Unpack
 
 import pytest
 
 from paw_tui.cli import main
 from paw_tui.core.workspace.discovery import find_ancestor_root
+
+if TYPE_CHECKING:
+    from paw_tui.core.context.tool import ContextResult
+    from paw_tui.core.support.textfile import ReadBytes
 
 ENV_TO_CLEAR = ("PAW_WORKSPACE_PATH", "CLAUDE_PROJECT_DIR", "PAW_USER_HOME")
 AGENT = "PAW-02B Impl Planner"
@@ -31,6 +37,15 @@ def _write(path: Path, content: str | bytes) -> Path:
         with open(path, "w", encoding="utf-8", newline="") as handle:
             handle.write(content)
     return path
+
+
+class ContextOptions(TypedDict, total=False):
+    """The keyword arguments of ``get_context`` that :meth:`Workspace.context` passes on."""
+
+    roots: Sequence[str]
+    user_instructions_dir: str | None
+    read_bytes: ReadBytes | None
+    is_cancelled: Callable[[], bool] | None
 
 
 @dataclass
@@ -67,13 +82,15 @@ class Workspace:
     def user_instructions(self, agent: str, content: str | bytes, name: str | None = None) -> Path:
         return _write(self.user_dir / (name or f"{agent}-instructions.md"), content)
 
-    def context(self, slug: str, agent: str = AGENT, **kwargs: object):  # type: ignore[no-untyped-def]
+    def context(
+        self, slug: str, agent: str = AGENT, **kwargs: Unpack[ContextOptions]
+    ) -> ContextResult:
         """``get_context`` on this workspace with its user layer."""
         from paw_tui.core.context.tool import get_context
 
         kwargs.setdefault("roots", [str(self.root)])
         kwargs.setdefault("user_instructions_dir", str(self.user_dir))
-        return get_context(slug, agent, **kwargs)  # type: ignore[arg-type]
+        return get_context(slug, agent, **kwargs)
 
 
 @pytest.fixture
@@ -106,8 +123,14 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     return fallback_home
 
 
+class MakeWorkspace(Protocol):
+    """The ``make_workspace`` fixture."""
+
+    def __call__(self, name: str = "ws", marker: str = ".paw") -> Workspace: ...
+
+
 @pytest.fixture
-def make_workspace(sandbox: Path, user_home: Path):  # type: ignore[no-untyped-def]
+def make_workspace(sandbox: Path, user_home: Path) -> MakeWorkspace:
     """``make_workspace(name="ws", marker=".paw")`` -> a :class:`Workspace` under the sandbox.
 
     ``marker`` is ``.paw`` (always created anyway), ``.git`` (a directory), ``.git-file``
@@ -127,7 +150,7 @@ def make_workspace(sandbox: Path, user_home: Path):  # type: ignore[no-untyped-d
 
 
 @pytest.fixture
-def ws(make_workspace) -> Workspace:  # type: ignore[no-untyped-def]
+def ws(make_workspace: MakeWorkspace) -> Workspace:
     return make_workspace()
 
 
@@ -139,8 +162,30 @@ class CliResult:
     argv: list[str] = field(default_factory=list)
 
 
+class RunCli(Protocol):
+    """The ``run_cli`` fixture."""
+
+    def __call__(
+        self, *argv: str, env: dict[str, str] | None = None, cwd: Path | str | None = None
+    ) -> CliResult: ...
+
+
+class RunSubprocess(Protocol):
+    """The ``run_subprocess`` fixture."""
+
+    def __call__(
+        self,
+        *argv: str,
+        env: dict[str, str] | None = None,
+        cwd: Path | str | None = None,
+        script: bool = False,
+    ) -> CliResult: ...
+
+
 @pytest.fixture
-def run_cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], user_home: Path):  # type: ignore[no-untyped-def]
+def run_cli(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], user_home: Path
+) -> RunCli:
     """Run ``paw_tui.cli.main(argv)`` in-process; ``env`` adds variables, ``cwd`` moves there.
 
     ``PAW_USER_HOME`` is the test's user home unless ``env`` names another value.
@@ -163,7 +208,7 @@ def run_cli(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
 
 
 @pytest.fixture
-def run_subprocess(user_home: Path, sandbox: Path):  # type: ignore[no-untyped-def]
+def run_subprocess(user_home: Path, sandbox: Path) -> RunSubprocess:
     """Run ``python -m paw_tui ARGS`` (or the installed ``paw-tui`` script) in a clean env."""
 
     def runner(

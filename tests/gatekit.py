@@ -15,10 +15,18 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from conftest import Workspace
+
+    from paw_tui.core.handshake.selection import Selection
+    from paw_tui.core.workspace.state import WorkspaceState
 
 DATA = Path(__file__).parent / "data" / "claude"
 BIN = Path(sys.executable).parent
@@ -131,7 +139,7 @@ def claude_payload(
     """A fixture with ``__ROOT__`` replaced; ``tool_input`` entries are merged in,
     ``replace_input`` replaces the whole tool_input, ``fields`` set top-level keys."""
     text = fixture_text(name).replace("__ROOT__", json.dumps(str(root))[1:-1])
-    payload = json.loads(text)
+    payload: dict[str, Any] = json.loads(text)
     if session is not None:
         payload["session_id"] = session
     if cwd is not None:
@@ -199,7 +207,8 @@ class GateResult:
 
     @property
     def json(self) -> dict[str, object]:
-        return json.loads(self.out)
+        data: dict[str, object] = json.loads(self.out)
+        return data
 
     @property
     def denied(self) -> bool:
@@ -281,10 +290,11 @@ def assert_claude_deny(
     data = result.json
     assert set(data) == {"hookSpecificOutput"}
     specific = data["hookSpecificOutput"]
+    assert isinstance(specific, dict)
     assert set(specific) == {"hookEventName", "permissionDecision", "permissionDecisionReason"}
     assert specific["hookEventName"] == "PreToolUse"
     assert specific["permissionDecision"] == "deny"
-    got = specific["permissionDecisionReason"]
+    got: str = specific["permissionDecisionReason"]
     if reason is not None:
         assert got == reason
     if startswith is not None:
@@ -311,13 +321,15 @@ def events(root: Path | str) -> list[str]:
     return [str(r["event"]) for r in records(root)]
 
 
-def state(root: Path | str, clock=None):  # type: ignore[no-untyped-def]
+def state(root: Path | str, clock: Callable[[], float] | None = None) -> WorkspaceState:
     from paw_tui.core.workspace.state import WorkspaceState
 
     return WorkspaceState(str(root)) if clock is None else WorkspaceState(str(root), clock=clock)
 
 
-def select(root: Path | str, session: str, intent_id: str, clock=None):  # type: ignore[no-untyped-def]
+def select(
+    root: Path | str, session: str, intent_id: str, clock: Callable[[], float] | None = None
+) -> Selection:
     from paw_tui.core.handshake.selection import select_active_intent
 
     return select_active_intent(state(root, clock), session, intent_id)
@@ -350,6 +362,6 @@ def age_session(root: Path | str, session: str, seconds: float) -> None:
 
 
 @pytest.fixture
-def root(ws) -> Path:  # type: ignore[no-untyped-def]
+def root(ws: Workspace) -> Path:
     """The conftest workspace (``.paw`` marker) with INTENTS_YAML in ``.orchestration/``."""
     return write_workspace(ws.root)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -12,14 +13,14 @@ import paw_tui
 from paw_tui.cli import COMMANDS, main
 
 
-def test_version(capsys) -> None:
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stop:
         main(["--version"])
     assert stop.value.code == 0
     assert capsys.readouterr().out.strip() == f"paw-tui {paw_tui.__version__}"
 
 
-def test_top_level_help_lists_every_command(capsys) -> None:
+def test_top_level_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stop:
         main(["--help"])
     assert stop.value.code == 0
@@ -29,7 +30,7 @@ def test_top_level_help_lists_every_command(capsys) -> None:
 
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))
-def test_every_command_has_help(command: str, capsys) -> None:
+def test_every_command_has_help(command: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stop:
         main([command, "--help"])
     assert stop.value.code == 0
@@ -38,7 +39,7 @@ def test_every_command_has_help(command: str, capsys) -> None:
     assert "--workspace" in out
 
 
-def test_bare_command_opens_the_tui(monkeypatch, tmp_path) -> None:
+def test_bare_command_opens_the_tui(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     import paw_tui.commands.ui as ui_command
 
     opened: list[object] = []
@@ -48,24 +49,24 @@ def test_bare_command_opens_the_tui(monkeypatch, tmp_path) -> None:
     assert opened == [None, [str(tmp_path)]]
 
 
-def test_unknown_command_is_a_usage_error(capsys) -> None:
+def test_unknown_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stop:
         main(["frobnicate"])
     assert stop.value.code == 2
     assert "invalid choice" in capsys.readouterr().err
 
 
-def test_missing_required_option_is_a_usage_error(capsys) -> None:
+def test_missing_required_option_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stop:
         main(["context", "auth-system"])
     assert stop.value.code == 2
     assert "--agent" in capsys.readouterr().err
 
 
-def test_unexpected_failure_is_one_line_without_traceback(monkeypatch, tmp_path, capsys) -> None:
+def test_unexpected_failure_is_one_line_without_traceback(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import paw_tui.commands.init as init_command
 
-    def explode(args):
+    def explode(args) -> None:
         raise RuntimeError("disk on fire")
 
     monkeypatch.setattr(init_command, "run", explode)
@@ -79,10 +80,10 @@ def test_unexpected_failure_is_one_line_without_traceback(monkeypatch, tmp_path,
     assert "Traceback" not in err
 
 
-def test_debug_shows_the_traceback(monkeypatch, tmp_path) -> None:
+def test_debug_shows_the_traceback(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     import paw_tui.commands.init as init_command
 
-    def explode(args):
+    def explode(args) -> None:
         raise RuntimeError("disk on fire")
 
     monkeypatch.setattr(init_command, "run", explode)
@@ -91,7 +92,7 @@ def test_debug_shows_the_traceback(monkeypatch, tmp_path) -> None:
         main(["init", "--debug"])
 
 
-def test_python_dash_m_runs_the_same_cli(tmp_path) -> None:
+def test_python_dash_m_runs_the_same_cli(tmp_path: Path) -> None:
     out = subprocess.run(
         [sys.executable, "-m", "paw_tui", "--version"], capture_output=True, text=True, cwd=tmp_path
     )
@@ -99,7 +100,7 @@ def test_python_dash_m_runs_the_same_cli(tmp_path) -> None:
     assert out.stdout.strip() == f"paw-tui {paw_tui.__version__}"
 
 
-def test_console_script_is_installed(tmp_path) -> None:
+def test_console_script_is_installed(tmp_path: Path) -> None:
     script = os.path.join(os.path.dirname(sys.executable), "paw-tui")
     out = subprocess.run([script, "--version"], capture_output=True, text=True, cwd=tmp_path)
     assert out.returncode == 0, out.stderr

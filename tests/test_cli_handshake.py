@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from gatekit import (
@@ -32,10 +33,13 @@ from gatekit import (
 from paw_tui.core.handshake import approvals as approvals_store
 from paw_tui.core.policy.compiled import load_policy
 
+if TYPE_CHECKING:
+    from conftest import RunCli, RunSubprocess, Workspace
+
 # -- intents select ------------------------------------------------------------------------------------
 
 
-def test_select_prints_the_intent_context_block(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_select_prints_the_intent_context_block(root: Path, run_cli: RunCli) -> None:
     result = run_cli("intents", "select", "INT-002", "--session", "cli-1", cwd=root)
     assert result.code == 0, result.err
     assert result.err == ""
@@ -59,13 +63,13 @@ def test_select_prints_the_intent_context_block(root: Path, run_cli) -> None:  #
     assert 'event="intent_selected" session_id="cli-1"' in again.out
 
 
-def test_select_unknown_intent(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_select_unknown_intent(root: Path, run_cli: RunCli) -> None:
     result = run_cli("intents", "select", "INT-404", "--session", "cli-1", cwd=root)
     assert (result.code, result.out) == (2, "")
     assert result.err == f"Unknown intent 'INT-404'. Available intents: {AVAILABLE}.\n"
 
 
-def test_select_lock_and_holder_messages(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_select_lock_and_holder_messages(root: Path, run_cli: RunCli) -> None:
     assert run_cli("intents", "select", "INT-001", "--session", "cli-1", cwd=root).code == 0
     locked = run_cli("intents", "select", "INT-007", "--session", "cli-1", cwd=root)
     assert locked.code == 2
@@ -81,18 +85,18 @@ def test_select_lock_and_holder_messages(root: Path, run_cli) -> None:  # type: 
     ("intent_id", "words"),
     [("INT-003", "BLOCKED"), ("INT-004", "no longer active"), ("INT-005", "no longer active")],
 )
-def test_select_refuses_by_status(root: Path, run_cli, intent_id: str, words: str) -> None:  # type: ignore[no-untyped-def]
+def test_select_refuses_by_status(root: Path, run_cli: RunCli, intent_id: str, words: str) -> None:
     result = run_cli("intents", "select", intent_id, "--session", "cli-1", cwd=root)
     assert result.code == 2 and words in result.err and intent_id in result.err
 
 
-def test_select_with_approval_required(ws, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_select_with_approval_required(ws: Workspace, run_cli: RunCli) -> None:
     root = write_workspace(ws.root, governance="approval: required\n")
     result = run_cli("intents", "select", "INT-002", "--session", "cli-1", cwd=root)
     assert (result.code, result.out) == (0, "Intent selection INT-002 awaits human approval.\n")
 
 
-def test_select_without_a_workspace(sandbox: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_select_without_a_workspace(sandbox: Path, run_cli: RunCli) -> None:
     result = run_cli("intents", "select", "INT-001", "--session", "cli-1", cwd=sandbox)
     assert result.code == 2
     assert "No paw-tui workspace found" in result.err
@@ -101,7 +105,7 @@ def test_select_without_a_workspace(sandbox: Path, run_cli) -> None:  # type: ig
 # -- check -------------------------------------------------------------------------------------------------
 
 
-def test_check_before_selection(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_check_before_selection(root: Path, run_cli: RunCli) -> None:
     result = run_cli("check", "src/auth/a.py", "--session", "cli-1", cwd=root)
     assert result.code == 2
     assert result.out.startswith(f"deny  (every path)  {NO_INTENT}")
@@ -113,7 +117,7 @@ def test_check_before_selection(root: Path, run_cli) -> None:  # type: ignore[no
     )
 
 
-def test_check_names_the_deciding_pattern(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_check_names_the_deciding_pattern(root: Path, run_cli: RunCli) -> None:
     select(root, "cli-1", "INT-001")
     result = run_cli(
         "check",
@@ -139,7 +143,7 @@ def test_check_names_the_deciding_pattern(root: Path, run_cli) -> None:  # type:
     assert events(root) == ["intent_selected"]
 
 
-def test_check_json_and_intent(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_check_json_and_intent(root: Path, run_cli: RunCli) -> None:
     result = run_cli("check", "README.md", "docs/a.md", "--intent", "INT-002", "--json", cwd=root)
     assert result.code == 2
     data = json.loads(result.out)
@@ -158,7 +162,7 @@ def test_check_json_and_intent(root: Path, run_cli) -> None:  # type: ignore[no-
     assert unknown.code == 2 and unknown.err == "Unknown intent 'INT-404'.\n"
 
 
-def test_check_relative_to_the_current_directory(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_check_relative_to_the_current_directory(root: Path, run_cli: RunCli) -> None:
     (root / "src" / "auth").mkdir(parents=True)
     result = run_cli(
         "check", "x.py", "../../docs/y.md", "--intent", "INT-001", cwd=root / "src" / "auth"
@@ -172,7 +176,7 @@ def test_check_relative_to_the_current_directory(root: Path, run_cli) -> None:  
 # -- sessions ----------------------------------------------------------------------------------------------
 
 
-def test_sessions_list_and_release(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_sessions_list_and_release(root: Path, run_cli: RunCli) -> None:
     assert run_cli("sessions", "list", cwd=root).out == "No sessions.\n"
     gate(select_payload(root, "INT-001", session="claude-1"))
     select(root, "cli-2", "INT-007")
@@ -202,12 +206,12 @@ def test_sessions_list_and_release(root: Path, run_cli) -> None:  # type: ignore
     )
 
 
-def test_sessions_release_unknown(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_sessions_release_unknown(root: Path, run_cli: RunCli) -> None:
     result = run_cli("sessions", "release", "ghost", cwd=root)
     assert (result.code, result.err) == (2, "No session 'ghost'.\n")
 
 
-def test_sessions_list_shows_expired_sessions(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_sessions_list_shows_expired_sessions(root: Path, run_cli: RunCli) -> None:
     select(root, "old-1", "INT-001")
     age_session(root, "old-1", 9 * 3600)
     lines = run_cli("sessions", "list", cwd=root).out.splitlines()
@@ -220,7 +224,7 @@ def test_sessions_list_shows_expired_sessions(root: Path, run_cli) -> None:  # t
 
 
 @pytest.fixture
-def approval_root(ws) -> Path:  # type: ignore[no-untyped-def]
+def approval_root(ws: Workspace) -> Path:
     return write_workspace(ws.root, governance="approval: required\n")
 
 
@@ -229,7 +233,7 @@ def pending_id(root: Path) -> str:
     return request.id
 
 
-def test_approvals_list_and_approve_by_id(approval_root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_approvals_list_and_approve_by_id(approval_root: Path, run_cli: RunCli) -> None:
     root = approval_root
     assert run_cli("approvals", "list", cwd=root).out == "No pending approval requests.\n"
     assert_allow(gate(select_payload(root, "INT-002", session="claude-1")))
@@ -266,7 +270,7 @@ def test_approvals_list_and_approve_by_id(approval_root: Path, run_cli) -> None:
     assert again.code == 2 and "already approved" in again.err
 
 
-def test_approve_by_session(approval_root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_approve_by_session(approval_root: Path, run_cli: RunCli) -> None:
     root = approval_root
     gate(select_payload(root, "INT-001", session="claude-1"))
     result = run_cli("approvals", "approve", "--session", "claude-1", cwd=root)
@@ -274,7 +278,7 @@ def test_approve_by_session(approval_root: Path, run_cli) -> None:  # type: igno
     assert_allow(gate(write_payload(root, "src/auth/a.py", session="claude-1")))
 
 
-def test_reject_frees_the_intent(approval_root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_reject_frees_the_intent(approval_root: Path, run_cli: RunCli) -> None:
     root = approval_root
     gate(select_payload(root, "INT-002", session="claude-1"))
     assert_claude_deny(gate(select_payload(root, "INT-002", session="claude-2")))
@@ -288,7 +292,7 @@ def test_reject_frees_the_intent(approval_root: Path, run_cli) -> None:  # type:
     assert_allow(gate(select_payload(root, "INT-002", session="claude-2")))
 
 
-def test_approvals_usage_errors(approval_root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_approvals_usage_errors(approval_root: Path, run_cli: RunCli) -> None:
     root = approval_root
     gate(select_payload(root, "INT-002", session="claude-1"))
     both = run_cli("approvals", "approve", pending_id(root), "--session", "claude-1", cwd=root)
@@ -304,7 +308,7 @@ def test_approvals_usage_errors(approval_root: Path, run_cli) -> None:  # type: 
 # -- prompt ---------------------------------------------------------------------------------------------------
 
 
-def test_prompt_before_selection(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_prompt_before_selection(root: Path, run_cli: RunCli) -> None:
     result = run_cli("prompt", "--session", "cli-1", cwd=root)
     assert result.code == 0
     assert result.out.startswith("## Governance (paw-tui)\n\n" + MANDATE + "\n")
@@ -317,7 +321,7 @@ def test_prompt_before_selection(root: Path, run_cli) -> None:  # type: ignore[n
     assert "<intent_context" not in result.out
 
 
-def test_prompt_after_selection(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_prompt_after_selection(root: Path, run_cli: RunCli) -> None:
     select(root, "cli-1", "INT-001")
     out = run_cli("prompt", "--session", "cli-1", cwd=root).out
     assert MANDATE not in out
@@ -331,7 +335,7 @@ def test_prompt_after_selection(root: Path, run_cli) -> None:  # type: ignore[no
     assert "- INT-001 " not in other and "- INT-002 — Documentation Refresh" in other
 
 
-def test_prompt_while_waiting_for_approval(ws, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_prompt_while_waiting_for_approval(ws: Workspace, run_cli: RunCli) -> None:
     root = write_workspace(ws.root, governance="approval: required\n")
     select(root, "cli-1", "INT-002")
     out = run_cli("prompt", "--session", "cli-1", cwd=root).out
@@ -340,7 +344,7 @@ def test_prompt_while_waiting_for_approval(ws, run_cli) -> None:  # type: ignore
     assert "<intent_context" not in out
 
 
-def test_prompt_on_broken_state_and_without_intents(ws, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_prompt_on_broken_state_and_without_intents(ws: Workspace, run_cli: RunCli) -> None:
     root = write_workspace(ws.root, "active_intents:\n  - id: A\n    status: DONE\n")
     broken = run_cli("prompt", "--session", "cli-1", cwd=root)
     assert broken.code == 0
@@ -353,7 +357,7 @@ def test_prompt_on_broken_state_and_without_intents(ws, run_cli) -> None:  # typ
     assert MANDATE in empty and "No intents are defined" in empty
 
 
-def test_prompt_with_agent_layers(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_prompt_with_agent_layers(root: Path, run_cli: RunCli) -> None:
     instructions = root / ".paw" / "instructions"
     instructions.mkdir(parents=True, exist_ok=True)
     (instructions / "Reviewer-instructions.md").write_text("Be terse.\n", encoding="utf-8")
@@ -373,7 +377,7 @@ def some_history(root: Path) -> None:
     gate(write_payload(root, "docs/x.md", session="claude-1"))  # 4 tool_denied
 
 
-def test_trace_tail_show_and_filters(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_trace_tail_show_and_filters(root: Path, run_cli: RunCli) -> None:
     some_history(root)
     lines = run_cli("trace", "tail", cwd=root).out.splitlines()
     assert [line.split()[0] for line in lines] == ["#1", "#2", "#3", "#4"]
@@ -397,7 +401,7 @@ def test_trace_tail_show_and_filters(root: Path, run_cli) -> None:  # type: igno
     assert missing.code == 2 and "No record with seq 99" in missing.err
 
 
-def test_trace_verify_and_tampering(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_trace_verify_and_tampering(root: Path, run_cli: RunCli) -> None:
     some_history(root)
     ok = run_cli("trace", "verify", cwd=root)
     assert ok.code == 0 and "is intact: 4 records" in ok.out
@@ -410,7 +414,7 @@ def test_trace_verify_and_tampering(root: Path, run_cli) -> None:  # type: ignor
     assert bad.out.startswith(f"Line 2 of {ledger}")
 
 
-def test_trace_export_has_one_record_per_mutation(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_trace_export_has_one_record_per_mutation(root: Path, run_cli: RunCli) -> None:
     gate(select_payload(root, "INT-001", session="claude-1"))
     target = root / "src" / "auth" / "jwt.py"
     target.parent.mkdir(parents=True)
@@ -435,8 +439,8 @@ def env_for(paw_state_dir: Path) -> dict[str, str]:
 
 
 def test_select_list_release_verify_as_processes(
-    root: Path, run_subprocess, paw_state_dir: Path
-) -> None:  # type: ignore[no-untyped-def]
+    root: Path, run_subprocess: RunSubprocess, paw_state_dir: Path
+) -> None:
     env = env_for(paw_state_dir)
     selected = run_subprocess(
         "intents", "select", "INT-001", "--session", "proc-1", cwd=root, env=env
@@ -463,7 +467,7 @@ def test_select_list_release_verify_as_processes(
     ]
 
 
-def test_set_status_as_a_process(root: Path, run_subprocess, paw_state_dir: Path) -> None:  # type: ignore[no-untyped-def]
+def test_set_status_as_a_process(root: Path, run_subprocess: RunSubprocess, paw_state_dir: Path) -> None:
     result = run_subprocess(
         "intents", "set-status", "INT-002", "ABANDONED", cwd=root, env=env_for(paw_state_dir)
     )

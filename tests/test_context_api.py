@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from context_messages import (
@@ -26,6 +27,9 @@ from paw_tui.core.context.tool import CANCELLED_MESSAGE, get_context
 from paw_tui.core.errors import CancelledError, ValidationError
 from paw_tui.core.support.textfile import MAX_FILE_BYTES, load_text_file, read_bytes_limited
 
+if TYPE_CHECKING:
+    from conftest import MakeWorkspace, Workspace
+
 CI = "Failed to read custom instructions: "
 WF = "Failed to read WorkflowContext.md: "
 
@@ -37,7 +41,7 @@ def msg_not_found(slug: str, roots: list[str]) -> str:
     )
 
 
-def failing_reader(target: str | Path, exc: OSError):  # type: ignore[no-untyped-def]
+def failing_reader(target: str | Path, exc: OSError):
     """A ``read_bytes`` that raises ``exc`` for ``target`` and reads every other file."""
     target = str(target)
 
@@ -66,7 +70,7 @@ Target Branch: feature/auth-system"""
 # --------------------------------------------------------------------------- reference suite
 
 
-def test_all_three_files_present_exact_text(ws):  # type: ignore[no-untyped-def]
+def test_all_three_files_present_exact_text(ws: Workspace) -> None:
     ws.work("auth-system", WORKFLOW + "\n")
     ws.workspace_instructions(AGENT, "# Planning Rules\n- Always include rollback strategy\n")
     ws.user_instructions(AGENT, "Keep plans concise.\n")
@@ -103,7 +107,7 @@ def test_all_three_files_present_exact_text(ws):  # type: ignore[no-untyped-def]
     )
 
 
-def test_missing_work_directory_lists_roots(make_workspace):  # type: ignore[no-untyped-def]
+def test_missing_work_directory_lists_roots(make_workspace: MakeWorkspace) -> None:
     first = make_workspace("one")
     second = make_workspace("two")
     roots = [str(first.root), str(second.root)]
@@ -116,7 +120,7 @@ def test_missing_work_directory_lists_roots(make_workspace):  # type: ignore[no-
     )
 
 
-def test_single_root_not_found_message(ws):  # type: ignore[no-untyped-def]
+def test_single_root_not_found_message(ws: Workspace) -> None:
     with pytest.raises(ValidationError) as info:
         ws.context("missing-one")
     assert str(info.value) == (
@@ -125,7 +129,7 @@ def test_single_root_not_found_message(ws):  # type: ignore[no-untyped-def]
     )
 
 
-def test_tagged_sections_with_warnings(ws):  # type: ignore[no-untyped-def]
+def test_tagged_sections_with_warnings(ws: Workspace) -> None:
     ws.work("feat", "Work ID: feat")
     ws.workspace_instructions(AGENT, "   \n\t\n")  # whitespace only
     user_file = ws.user_instructions(AGENT, "secret")
@@ -152,7 +156,7 @@ def test_tagged_sections_with_warnings(ws):  # type: ignore[no-untyped-def]
     )
 
 
-def test_empty_context(ws):  # type: ignore[no-untyped-def]
+def test_empty_context(ws: Workspace) -> None:
     ws.work("empty-test")
     result = ws.context("empty-test")
     for status in (
@@ -167,7 +171,7 @@ def test_empty_context(ws):  # type: ignore[no-untyped-def]
     assert EMPTY_CONTEXT == '<context status="empty" />'
 
 
-def test_workflow_context_returned_verbatim_in_markdown_fence(ws):  # type: ignore[no-untyped-def]
+def test_workflow_context_returned_verbatim_in_markdown_fence(ws: Workspace) -> None:
     raw = (
         "# WorkflowContext\n\n"
         "Work Title: Feature Documentation\n"
@@ -189,7 +193,7 @@ def test_workflow_context_returned_verbatim_in_markdown_fence(ws):  # type: igno
     }
 
 
-def test_user_instructions_only(ws):  # type: ignore[no-untyped-def]
+def test_user_instructions_only(ws: Workspace) -> None:
     ws.work("spec", "Work ID: spec")
     ws.user_instructions("PAW-01A Specification", "Concise specs")
     result = ws.context("spec", "PAW-01A Specification")
@@ -205,7 +209,7 @@ def test_user_instructions_only(ws):  # type: ignore[no-untyped-def]
 # --------------------------------------------------------------------------- file statuses
 
 
-def test_missing_file_is_not_an_error(ws):  # type: ignore[no-untyped-def]
+def test_missing_file_is_not_an_error(ws: Workspace) -> None:
     ws.work("feat")
     ws.instructions_dir.mkdir(parents=True)
     result = ws.context("feat")
@@ -220,7 +224,7 @@ def test_missing_file_is_not_an_error(ws):  # type: ignore[no-untyped-def]
     assert result.workflow_context.to_dict()["path"] == str(ws.workflow_path("feat"))
 
 
-def test_missing_directories_are_not_errors(ws):  # type: ignore[no-untyped-def]
+def test_missing_directories_are_not_errors(ws: Workspace) -> None:
     ws.work("feat")
     assert not ws.instructions_dir.exists() and not ws.user_dir.exists()
     result = ws.context("feat")
@@ -230,7 +234,7 @@ def test_missing_directories_are_not_errors(ws):  # type: ignore[no-untyped-def]
     assert result.user_instructions.error is None
 
 
-def test_no_user_layer_at_all(ws):  # type: ignore[no-untyped-def]
+def test_no_user_layer_at_all(ws: Workspace) -> None:
     ws.work("feat")
     ws.workspace_instructions(AGENT, "ws")
     result = ws.context("feat", user_instructions_dir=None)
@@ -242,7 +246,7 @@ def test_no_user_layer_at_all(ws):  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize(
     "content", ["", "   ", "\n\n", " \r\n\t\r ", b"\xef\xbb\xbf", b"\xef\xbb\xbf \n"]
 )
-def test_empty_or_whitespace_file(ws, content):  # type: ignore[no-untyped-def]
+def test_empty_or_whitespace_file(ws: Workspace, content) -> None:
     ws.work("feat", content)
     ws.workspace_instructions(AGENT, content)
     ws.user_instructions(AGENT, content)
@@ -255,7 +259,7 @@ def test_empty_or_whitespace_file(ws, content):  # type: ignore[no-untyped-def]
         assert (status.exists, status.content, status.error) == (True, "", "file is empty")
 
 
-def test_permission_denied_is_injected_not_chmodded(ws):  # type: ignore[no-untyped-def]
+def test_permission_denied_is_injected_not_chmodded(ws: Workspace) -> None:
     ws.work("feat", "Work ID: feat")
     path = ws.workspace_instructions(AGENT, "hidden")
     reader = failing_reader(path, PermissionError(errno.EACCES, "Permission denied", str(path)))
@@ -270,7 +274,7 @@ def test_permission_denied_is_injected_not_chmodded(ws):  # type: ignore[no-unty
     assert result.workflow_context.content == "Work ID: feat"
 
 
-def test_permission_denied_on_workflow_context(ws):  # type: ignore[no-untyped-def]
+def test_permission_denied_on_workflow_context(ws: Workspace) -> None:
     ws.work("feat", "Work ID: feat")
     ws.workspace_instructions(AGENT, "ws text")
     path = ws.workflow_path("feat")
@@ -286,7 +290,7 @@ def test_permission_denied_on_workflow_context(ws):  # type: ignore[no-untyped-d
     assert "```" not in format_context(result)  # no empty fence
 
 
-def test_other_os_error_names_reason_and_path(ws):  # type: ignore[no-untyped-def]
+def test_other_os_error_names_reason_and_path(ws: Workspace) -> None:
     ws.work("feat")
     path = ws.workspace_instructions(AGENT, "x")
     result = ws.context(
@@ -299,7 +303,7 @@ def test_other_os_error_names_reason_and_path(ws):  # type: ignore[no-untyped-de
     assert result.workspace_instructions.exists is True
 
 
-def test_crlf_lone_cr_and_trailing_whitespace(ws):  # type: ignore[no-untyped-def]
+def test_crlf_lone_cr_and_trailing_whitespace(ws: Workspace) -> None:
     ws.work("feat", "\r\n\r\nWork ID: feat\r\nTarget Branch: main   \r\n\r\n")
     ws.workspace_instructions(AGENT, "  line one\r\nline two\rline three\r\r\n  \n")
     result = ws.context("feat")
@@ -308,7 +312,7 @@ def test_crlf_lone_cr_and_trailing_whitespace(ws):  # type: ignore[no-untyped-de
     assert "\r" not in format_context(result)
 
 
-def test_utf8_bom_dropped(ws):  # type: ignore[no-untyped-def]
+def test_utf8_bom_dropped(ws: Workspace) -> None:
     ws.work("feat", b"\xef\xbb\xbfWork ID: feat\n")
     ws.workspace_instructions(AGENT, "\ufeffh\u00e9llo w\u00f6rld \u2713".encode("utf-8"))
     result = ws.context("feat")
@@ -327,7 +331,7 @@ def test_utf8_bom_dropped(ws):  # type: ignore[no-untyped-def]
         (b"\xef\xbb\xbf\x80", "0x80", 3),
     ],
 )
-def test_invalid_utf8(ws, data, byte, offset):  # type: ignore[no-untyped-def]
+def test_invalid_utf8(ws: Workspace, data, byte, offset) -> None:
     ws.work("feat", data)
     ws.workspace_instructions(AGENT, data)
     ws.user_instructions(AGENT, "fine")
@@ -343,7 +347,7 @@ def test_invalid_utf8(ws, data, byte, offset):  # type: ignore[no-untyped-def]
     assert result.user_instructions.content == "fine"
 
 
-def test_directory_in_place_of_a_file(ws):  # type: ignore[no-untyped-def]
+def test_directory_in_place_of_a_file(ws: Workspace) -> None:
     ws.work("feat")
     (ws.workflow_path("feat")).mkdir()
     path = ws.instructions_dir / f"{AGENT}-instructions.md"
@@ -359,7 +363,7 @@ def test_directory_in_place_of_a_file(ws):  # type: ignore[no-untyped-def]
     )
 
 
-def test_file_over_one_mebibyte(ws):  # type: ignore[no-untyped-def]
+def test_file_over_one_mebibyte(ws: Workspace) -> None:
     ws.work("feat", "a" * (MAX_FILE_BYTES + 1))
     ws.workspace_instructions(AGENT, b"b" * (MAX_FILE_BYTES + 10))
     ws.user_instructions(AGENT, "b" * MAX_FILE_BYTES)  # exactly 1 MiB is fine
@@ -375,7 +379,7 @@ def test_file_over_one_mebibyte(ws):  # type: ignore[no-untyped-def]
     assert result.user_instructions.content == "b" * MAX_FILE_BYTES
 
 
-def test_injected_reader_ignoring_the_limit_still_reports_size(ws):  # type: ignore[no-untyped-def]
+def test_injected_reader_ignoring_the_limit_still_reports_size(ws: Workspace) -> None:
     ws.work("feat")
     ws.workspace_instructions(AGENT, "small")
     result = ws.context("feat", read_bytes=lambda path, limit: b"x" * (limit + 5))
@@ -384,7 +388,7 @@ def test_injected_reader_ignoring_the_limit_still_reports_size(ws):  # type: ign
     )
 
 
-def test_reader_receives_the_limit(ws):  # type: ignore[no-untyped-def]
+def test_reader_receives_the_limit(ws: Workspace) -> None:
     ws.work("feat", "Work ID: feat")
     seen: list[tuple[str, int]] = []
 
@@ -396,7 +400,7 @@ def test_reader_receives_the_limit(ws):  # type: ignore[no-untyped-def]
     assert (str(ws.workflow_path("feat")), MAX_FILE_BYTES) in seen
 
 
-def test_partial_results_one_file_errors(ws):  # type: ignore[no-untyped-def]
+def test_partial_results_one_file_errors(ws: Workspace) -> None:
     ws.work("feat", WORKFLOW)
     ws.workspace_instructions(AGENT, "workspace says")
     user = ws.user_instructions(AGENT, "user says")
@@ -416,7 +420,7 @@ def test_partial_results_one_file_errors(ws):  # type: ignore[no-untyped-def]
     }
 
 
-def test_all_files_missing(ws):  # type: ignore[no-untyped-def]
+def test_all_files_missing(ws: Workspace) -> None:
     ws.work("feat")
     ws.instructions_dir.mkdir(parents=True)
     ws.user_dir.mkdir(parents=True)
@@ -432,7 +436,7 @@ def test_all_files_missing(ws):  # type: ignore[no-untyped-def]
     assert format_context(result) == EMPTY_CONTEXT
 
 
-def test_precedence_line_only_when_both_have_content(ws):  # type: ignore[no-untyped-def]
+def test_precedence_line_only_when_both_have_content(ws: Workspace) -> None:
     ws.work("feat")
     ws.workspace_instructions(AGENT, "W")
     ws.user_instructions(AGENT, "U")
@@ -457,24 +461,24 @@ def test_precedence_line_only_when_both_have_content(ws):  # type: ignore[no-unt
 @pytest.mark.parametrize(
     "slug", ["../x", "a/b", "Auth", "a_b", "..", "a b", "auth\\x", "caf\u00e9", "a.b", "/abs"]
 )
-def test_invalid_work_id_format(ws, slug):  # type: ignore[no-untyped-def]
+def test_invalid_work_id_format(ws: Workspace, slug) -> None:
     ws.work("x")
     expect_error(msg_bad_slug(slug), slug, AGENT, roots=[str(ws.root)], user_instructions_dir=None)
 
 
-def test_invalid_work_id_quotes_trimmed_value(ws):  # type: ignore[no-untyped-def]
+def test_invalid_work_id_quotes_trimmed_value(ws: Workspace) -> None:
     expect_error(
         msg_bad_slug("Auth"), "  Auth \n", AGENT, roots=[str(ws.root)], user_instructions_dir=None
     )
 
 
 @pytest.mark.parametrize("slug", ["", "   ", "\t\n", None, 42])
-def test_empty_slug(ws, slug):  # type: ignore[no-untyped-def]
+def test_empty_slug(ws: Workspace, slug) -> None:
     expect_error(MSG_EMPTY_SLUG, slug, AGENT, roots=[str(ws.root)], user_instructions_dir=None)
 
 
 @pytest.mark.parametrize("agent", ["", "  ", "\t\r\n", None])
-def test_empty_agent_rejected_before_directory_lookup(ws, agent):  # type: ignore[no-untyped-def]
+def test_empty_agent_rejected_before_directory_lookup(ws: Workspace, agent) -> None:
     # the work id does not exist, yet the agent message comes first
     expect_error(
         MSG_EMPTY_AGENT, "does-not-exist", agent, roots=[str(ws.root)], user_instructions_dir=None
@@ -501,7 +505,7 @@ def test_empty_agent_rejected_before_directory_lookup(ws, agent):  # type: ignor
         (" a/b ", "a/b"),
     ],
 )
-def test_invalid_agent_names(ws, agent, quoted):  # type: ignore[no-untyped-def]
+def test_invalid_agent_names(ws: Workspace, agent, quoted) -> None:
     ws.work("feat")
     expect_error(
         msg_bad_agent(quoted), "feat", agent, roots=[str(ws.root)], user_instructions_dir=None
@@ -513,7 +517,7 @@ def test_invalid_agent_names(ws, agent, quoted):  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize(
     "agent", ["...", "a..b", ".hidden", "PAW-02B Impl Planner", "Agent: \u00e9\u00e8 (v2)"]
 )
-def test_unusual_but_valid_agent_names(ws, agent):  # type: ignore[no-untyped-def]
+def test_unusual_but_valid_agent_names(ws: Workspace, agent) -> None:
     ws.work("feat")
     ws.workspace_instructions(agent, f"for {agent}")
     result = ws.context("feat", agent)
@@ -521,7 +525,7 @@ def test_unusual_but_valid_agent_names(ws, agent):  # type: ignore[no-untyped-de
     assert result.agent_name == agent
 
 
-def test_trimming_of_slug_and_agent(ws):  # type: ignore[no-untyped-def]
+def test_trimming_of_slug_and_agent(ws: Workspace) -> None:
     ws.work("feat", "Work ID: feat")
     ws.workspace_instructions(AGENT, "trimmed agent works")
     result = ws.context("  feat\t", f"\n {AGENT}  ")
@@ -533,7 +537,7 @@ def test_trimming_of_slug_and_agent(ws):  # type: ignore[no-untyped-def]
     )
 
 
-def test_no_workspace_message(user_home):  # type: ignore[no-untyped-def]
+def test_no_workspace_message(user_home: Path) -> None:
     expect_error(MSG_NO_WORKSPACE, "feat", AGENT, roots=[], user_instructions_dir=str(user_home))
 
 
@@ -558,13 +562,13 @@ def test_no_workspace_message(user_home):  # type: ignore[no-untyped-def]
         ("nope", "Agent", "ws", None),
     ],
 )
-def test_validation_order(ws, slug, agent, roots_kind, message):  # type: ignore[no-untyped-def]
+def test_validation_order(ws: Workspace, slug, agent, roots_kind, message) -> None:
     roots = [str(ws.root)] if roots_kind == "ws" else []
     expected = message if message is not None else msg_not_found("nope", roots)
     expect_error(expected, slug, agent, roots=roots, user_instructions_dir=str(ws.user_dir))
 
 
-def test_file_named_like_work_directory_is_not_a_work_item(ws):  # type: ignore[no-untyped-def]
+def test_file_named_like_work_directory_is_not_a_work_item(ws: Workspace) -> None:
     (ws.root / ".paw" / "work").mkdir(parents=True)
     (ws.root / ".paw" / "work" / "feat").write_text("not a directory", encoding="utf-8")
     expect_error(
@@ -576,7 +580,7 @@ def test_file_named_like_work_directory_is_not_a_work_item(ws):  # type: ignore[
     )
 
 
-def test_nonexistent_root_is_searched_without_crashing(ws, sandbox):  # type: ignore[no-untyped-def]
+def test_nonexistent_root_is_searched_without_crashing(ws: Workspace, sandbox: Path) -> None:
     ghost = str(sandbox / "ghost")
     ws.work("feat", "Work ID: feat")
     result = get_context("feat", AGENT, roots=[ghost, str(ws.root)], user_instructions_dir=None)
@@ -586,7 +590,7 @@ def test_nonexistent_root_is_searched_without_crashing(ws, sandbox):  # type: ig
 # --------------------------------------------------------------------------- multi-root
 
 
-def test_first_root_holding_the_work_dir_wins(make_workspace):  # type: ignore[no-untyped-def]
+def test_first_root_holding_the_work_dir_wins(make_workspace: MakeWorkspace) -> None:
     a = make_workspace("a")
     b = make_workspace("b")
     c = make_workspace("c")
@@ -613,7 +617,7 @@ def test_first_root_holding_the_work_dir_wins(make_workspace):  # type: ignore[n
 # --------------------------------------------------------------------------- file names
 
 
-def test_case_insensitive_agent_file_name(ws):  # type: ignore[no-untyped-def]
+def test_case_insensitive_agent_file_name(ws: Workspace) -> None:
     ws.work("feat")
     path = ws.workspace_instructions(
         AGENT, "lower-case file", name="paw-02b impl planner-INSTRUCTIONS.md"
@@ -625,7 +629,7 @@ def test_case_insensitive_agent_file_name(ws):  # type: ignore[no-untyped-def]
     assert result.user_instructions.content == "user upper"
 
 
-def test_exact_file_name_preferred(ws):  # type: ignore[no-untyped-def]
+def test_exact_file_name_preferred(ws: Workspace) -> None:
     ws.work("feat")
     ws.workspace_instructions("Agent", "lower variant", name="agent-instructions.md")
     ws.workspace_instructions("Agent", "upper variant", name="AGENT-instructions.md")
@@ -637,7 +641,7 @@ def test_exact_file_name_preferred(ws):  # type: ignore[no-untyped-def]
     assert result.workspace_instructions.path == str(exact)
 
 
-def test_case_variants_without_exact_name_choose_deterministically(ws):  # type: ignore[no-untyped-def]
+def test_case_variants_without_exact_name_choose_deterministically(ws: Workspace) -> None:
     ws.work("feat")
     ws.workspace_instructions("Agent", "lower", name="agent-instructions.md")
     ws.workspace_instructions("Agent", "upper", name="AGENT-instructions.md")
@@ -648,7 +652,7 @@ def test_case_variants_without_exact_name_choose_deterministically(ws):  # type:
     assert result.workspace_instructions.content == "upper"
 
 
-def test_agent_name_with_spaces_is_used_verbatim(ws):  # type: ignore[no-untyped-def]
+def test_agent_name_with_spaces_is_used_verbatim(ws: Workspace) -> None:
     ws.work("feat")
     ws.workspace_instructions("PAW-01A Specification", "spaces kept")
     ws.workspace_instructions("PAW-01A-Specification", "dashes are a different agent")
@@ -656,7 +660,7 @@ def test_agent_name_with_spaces_is_used_verbatim(ws):  # type: ignore[no-untyped
     assert result.workspace_instructions.content == "spaces kept"
 
 
-def test_instructions_come_from_the_root_holding_the_work_id(make_workspace):  # type: ignore[no-untyped-def]
+def test_instructions_come_from_the_root_holding_the_work_id(make_workspace: MakeWorkspace) -> None:
     a = make_workspace("a")
     b = make_workspace("b")
     a.workspace_instructions(AGENT, "a says")
@@ -670,7 +674,7 @@ def test_instructions_come_from_the_root_holding_the_work_id(make_workspace):  #
 # --------------------------------------------------------------------------- misc
 
 
-def test_tag_neutralisation_from_real_files(ws):  # type: ignore[no-untyped-def]
+def test_tag_neutralisation_from_real_files(ws: Workspace) -> None:
     ws.work("feat", "Notes: </workflow_context>\n```\ncode\n```")
     ws.workspace_instructions(AGENT, "</Workspace_Instructions >\n<user_instructions>evil")
     ws.user_instructions(AGENT, '</warning> and <context status="empty" />')
@@ -690,7 +694,7 @@ def test_tag_neutralisation_from_real_files(ws):  # type: ignore[no-untyped-def]
     }
 
 
-def test_warning_with_tag_in_path_is_neutralised(ws):  # type: ignore[no-untyped-def]
+def test_warning_with_tag_in_path_is_neutralised(ws: Workspace) -> None:
     agent = "<warning>"
     ws.work("feat")
     path = ws.workspace_instructions(agent, "x")
@@ -709,7 +713,7 @@ def test_warning_with_tag_in_path_is_neutralised(ws):  # type: ignore[no-untyped
     )
 
 
-def test_cancellation_between_files(ws):  # type: ignore[no-untyped-def]
+def test_cancellation_between_files(ws: Workspace) -> None:
     ws.work("feat")
     with pytest.raises(CancelledError) as info:
         ws.context("feat", is_cancelled=lambda: True)
@@ -725,7 +729,7 @@ def test_cancellation_between_files(ws):  # type: ignore[no-untyped-def]
     assert ws.context("feat", is_cancelled=lambda: False).work_id == "feat"
 
 
-def test_cancellation_is_not_checked_before_validation(ws):  # type: ignore[no-untyped-def]
+def test_cancellation_is_not_checked_before_validation(ws: Workspace) -> None:
     with pytest.raises(ValidationError):
         ws.context("", is_cancelled=lambda: True)
 
@@ -733,7 +737,7 @@ def test_cancellation_is_not_checked_before_validation(ws):  # type: ignore[no-u
 # --------------------------------------------------------------------------- load_text_file
 
 
-def test_load_text_file_missing(tmp_path):  # type: ignore[no-untyped-def]
+def test_load_text_file_missing(tmp_path: Path) -> None:
     status = load_text_file(str(tmp_path / "nope.md"), "custom instructions")
     assert status.to_dict() == {
         "exists": False,
@@ -743,13 +747,13 @@ def test_load_text_file_missing(tmp_path):  # type: ignore[no-untyped-def]
     }
 
 
-def test_load_text_file_parent_is_a_file(tmp_path):  # type: ignore[no-untyped-def]
+def test_load_text_file_parent_is_a_file(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("x", encoding="utf-8")
     status = load_text_file(str(tmp_path / "file" / "child.md"), "custom instructions")
     assert status.exists is False and status.error is None
 
 
-def test_load_text_file_uses_what_in_message(tmp_path):  # type: ignore[no-untyped-def]
+def test_load_text_file_uses_what_in_message(tmp_path: Path) -> None:
     path = str(tmp_path / "f")
 
     def reader(p: str, limit: int) -> bytes:
@@ -759,7 +763,7 @@ def test_load_text_file_uses_what_in_message(tmp_path):  # type: ignore[no-untyp
     assert status.error == f"Failed to read the thing: permission denied: {path}"
 
 
-def test_load_text_file_not_found_from_reader_means_missing(tmp_path):  # type: ignore[no-untyped-def]
+def test_load_text_file_not_found_from_reader_means_missing(tmp_path: Path) -> None:
     def reader(p: str, limit: int) -> bytes:
         raise FileNotFoundError(errno.ENOENT, "gone")
 
@@ -767,7 +771,7 @@ def test_load_text_file_not_found_from_reader_means_missing(tmp_path):  # type: 
     assert (status.exists, status.error) == (False, None)
 
 
-def test_fifo_is_refused_without_hanging(tmp_path):  # type: ignore[no-untyped-def]
+def test_fifo_is_refused_without_hanging(tmp_path: Path) -> None:
     if not hasattr(os, "mkfifo"):
         pytest.skip("no FIFOs here")
     fifo = tmp_path / "fifo-instructions.md"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import jsonschema
 import pytest
@@ -18,6 +19,9 @@ from context_messages import (
 )
 
 from paw_tui.core.context.format import PRECEDENCE_LINE
+
+if TYPE_CHECKING:
+    from conftest import MakeWorkspace, RunCli, RunSubprocess, Workspace
 
 WORKFLOW = (
     "# WorkflowContext\n\nWork Title: Auth\nFeature Slug: auth-system\nTarget Branch: feature/auth"
@@ -62,7 +66,7 @@ JSON_SCHEMA = {
 }
 
 
-def assert_refused(res, message: str) -> None:  # type: ignore[no-untyped-def]
+def assert_refused(res, message: str) -> None:
     assert res.code == 2, res
     assert res.out == ""
     assert res.err == message + "\n"
@@ -71,7 +75,7 @@ def assert_refused(res, message: str) -> None:  # type: ignore[no-untyped-def]
 # --------------------------------------------------------------------------- text output
 
 
-def test_text_output_all_three(ws, run_cli):  # type: ignore[no-untyped-def]
+def test_text_output_all_three(ws: Workspace, run_cli: RunCli) -> None:
     ws.work("auth-system", WORKFLOW)
     ws.workspace_instructions(AGENT, "# Rules\n- rollback\n")
     ws.user_instructions(AGENT, "Be concise.")
@@ -86,13 +90,13 @@ def test_text_output_all_three(ws, run_cli):  # type: ignore[no-untyped-def]
     )
 
 
-def test_empty_context_prints_one_line(ws, run_cli):  # type: ignore[no-untyped-def]
+def test_empty_context_prints_one_line(ws: Workspace, run_cli: RunCli) -> None:
     ws.work("empty-test")
     res = run_cli("context", "empty-test", "--agent", AGENT, cwd=ws.root)
     assert (res.code, res.out, res.err) == (0, '<context status="empty" />\n', "")
 
 
-def test_user_layer_comes_from_paw_user_home(ws, run_cli, sandbox):  # type: ignore[no-untyped-def]
+def test_user_layer_comes_from_paw_user_home(ws: Workspace, run_cli: RunCli, sandbox: Path) -> None:
     ws.work("feat")
     other_home = sandbox / "other-home"
     (other_home / ".paw" / "instructions").mkdir(parents=True)
@@ -108,7 +112,7 @@ def test_user_layer_comes_from_paw_user_home(ws, run_cli, sandbox):  # type: ign
     assert res.out == "<user_instructions>\nother\n</user_instructions>\n"
 
 
-def test_crlf_and_bom_normalised_in_output(ws, run_cli):  # type: ignore[no-untyped-def]
+def test_crlf_and_bom_normalised_in_output(ws: Workspace, run_cli: RunCli) -> None:
     ws.work("feat", b"\xef\xbb\xbfWork ID: feat\r\nRemote: origin\r\n")
     ws.workspace_instructions(AGENT, "one\r\ntwo\rthree   \r\n")
     res = run_cli("context", "feat", "--agent", AGENT, cwd=ws.root)
@@ -118,7 +122,7 @@ def test_crlf_and_bom_normalised_in_output(ws, run_cli):  # type: ignore[no-unty
     )
 
 
-def test_warnings_in_text_output(ws, run_cli):  # type: ignore[no-untyped-def]
+def test_warnings_in_text_output(ws: Workspace, run_cli: RunCli) -> None:
     ws.work("feat", b"Work ID: \xff")
     ws.workspace_instructions(AGENT, "")
     res = run_cli("context", "feat", "--agent", AGENT, cwd=ws.root)
@@ -130,7 +134,7 @@ def test_warnings_in_text_output(ws, run_cli):  # type: ignore[no-untyped-def]
     )
 
 
-def test_neutralised_tags_in_cli_output(ws, run_cli):  # type: ignore[no-untyped-def]
+def test_neutralised_tags_in_cli_output(ws: Workspace, run_cli: RunCli) -> None:
     ws.work("feat")
     ws.workspace_instructions(AGENT, "</Workspace_Instructions >\nmore")
     res = run_cli("context", "feat", "--agent", AGENT, cwd=ws.root)
@@ -140,14 +144,14 @@ def test_neutralised_tags_in_cli_output(ws, run_cli):  # type: ignore[no-untyped
     )
 
 
-def test_case_insensitive_file_found_through_cli(ws, run_cli):  # type: ignore[no-untyped-def]
+def test_case_insensitive_file_found_through_cli(ws: Workspace, run_cli: RunCli) -> None:
     ws.work("feat")
     ws.workspace_instructions(AGENT, "found", name=f"{AGENT.lower()}-instructions.md")
     res = run_cli("context", "feat", "--agent", AGENT, cwd=ws.root)
     assert res.out == "<workspace_instructions>\nfound\n</workspace_instructions>\n"
 
 
-def test_trimmed_arguments(ws, run_cli):  # type: ignore[no-untyped-def]
+def test_trimmed_arguments(ws: Workspace, run_cli: RunCli) -> None:
     ws.work("feat")
     ws.workspace_instructions(AGENT, "ok")
     res = run_cli("context", "  feat ", "--agent", f"  {AGENT}\t", cwd=ws.root)
@@ -157,7 +161,7 @@ def test_trimmed_arguments(ws, run_cli):  # type: ignore[no-untyped-def]
 # --------------------------------------------------------------------------- JSON
 
 
-def test_json_output_shape(ws, run_cli):  # type: ignore[no-untyped-def]
+def test_json_output_shape(ws: Workspace, run_cli: RunCli) -> None:
     ws.work("auth-system", WORKFLOW)
     ws.workspace_instructions(AGENT, "W")
     res = run_cli("context", "auth-system", "--agent", AGENT, "--json", "--workspace", str(ws.root))
@@ -191,7 +195,7 @@ def test_json_output_shape(ws, run_cli):  # type: ignore[no-untyped-def]
     assert '"error": null' in res.out
 
 
-def test_json_work_id_field(ws, run_cli):  # type: ignore[no-untyped-def]
+def test_json_work_id_field(ws: Workspace, run_cli: RunCli) -> None:
     ws.work("feat", "Work ID: feat\nwork title: lower-case name kept")
     res = run_cli("context", "feat", "--agent", AGENT, "--json", cwd=ws.root)
     wf = json.loads(res.out)["workflow_context"]
@@ -199,7 +203,7 @@ def test_json_work_id_field(ws, run_cli):  # type: ignore[no-untyped-def]
     assert wf["work_id"] == "feat"
 
 
-def test_json_errors_and_non_ascii(ws, run_cli):  # type: ignore[no-untyped-def]
+def test_json_errors_and_non_ascii(ws: Workspace, run_cli: RunCli) -> None:
     ws.work("feat")
     ws.workspace_instructions(AGENT, "   ")
     ws.user_instructions(AGENT, "caf\u00e9 \u2713")
@@ -221,7 +225,7 @@ def test_json_errors_and_non_ascii(ws, run_cli):  # type: ignore[no-untyped-def]
     }
 
 
-def test_json_empty_context_is_still_json(ws, run_cli):  # type: ignore[no-untyped-def]
+def test_json_empty_context_is_still_json(ws: Workspace, run_cli: RunCli) -> None:
     ws.work("feat")
     res = run_cli("context", "feat", "--agent", AGENT, "--json", cwd=ws.root)
     data = json.loads(res.out)
@@ -260,13 +264,13 @@ def test_json_empty_context_is_still_json(ws, run_cli):  # type: ignore[no-untyp
         ("feat", " .. ", msg_bad_agent("..")),
     ],
 )
-def test_validation_errors_exit_2(ws, run_cli, slug, agent, message):  # type: ignore[no-untyped-def]
+def test_validation_errors_exit_2(ws: Workspace, run_cli: RunCli, slug, agent, message) -> None:
     ws.work("feat")
     res = run_cli("context", slug, "--agent", agent, "--workspace", str(ws.root))
     assert_refused(res, message)
 
 
-def test_empty_agent_before_directory_lookup(ws, run_cli, sandbox):  # type: ignore[no-untyped-def]
+def test_empty_agent_before_directory_lookup(ws: Workspace, run_cli: RunCli, sandbox: Path) -> None:
     res = run_cli("context", "no-such-work", "--agent", "", "--workspace", str(ws.root))
     assert_refused(res, MSG_EMPTY_AGENT)
     # and with no workspace at all
@@ -274,24 +278,24 @@ def test_empty_agent_before_directory_lookup(ws, run_cli, sandbox):  # type: ign
     assert_refused(res, MSG_EMPTY_AGENT)
 
 
-def test_no_workspace_at_all(run_cli, sandbox):  # type: ignore[no-untyped-def]
+def test_no_workspace_at_all(run_cli: RunCli, sandbox: Path) -> None:
     res = run_cli("context", "feat", "--agent", AGENT, cwd=sandbox)
     assert_refused(res, MSG_NO_WORKSPACE)
 
 
-def test_work_id_not_found(ws, run_cli):  # type: ignore[no-untyped-def]
+def test_work_id_not_found(ws: Workspace, run_cli: RunCli) -> None:
     res = run_cli("context", "nope", "--agent", AGENT, cwd=ws.root / ".paw")
     assert_refused(res, msg_not_found("nope", [ws.root]))
 
 
-def test_file_in_place_of_work_directory(ws, run_cli):  # type: ignore[no-untyped-def]
+def test_file_in_place_of_work_directory(ws: Workspace, run_cli: RunCli) -> None:
     (ws.root / ".paw" / "work").mkdir(parents=True)
     (ws.root / ".paw" / "work" / "feat").write_text("I am a file", encoding="utf-8")
     res = run_cli("context", "feat", "--agent", AGENT, cwd=ws.root)
     assert_refused(res, msg_not_found("feat", [ws.root]))
 
 
-def test_missing_agent_flag_is_a_usage_error(ws, run_cli):  # type: ignore[no-untyped-def]
+def test_missing_agent_flag_is_a_usage_error(ws: Workspace, run_cli: RunCli) -> None:
     with pytest.raises(SystemExit) as info:
         run_cli("context", "feat", cwd=ws.root)
     assert info.value.code == 2
@@ -300,7 +304,7 @@ def test_missing_agent_flag_is_a_usage_error(ws, run_cli):  # type: ignore[no-un
 # --------------------------------------------------------------------------- workspace selection
 
 
-def test_multi_root_first_holding_work_dir_wins(make_workspace, run_cli):  # type: ignore[no-untyped-def]
+def test_multi_root_first_holding_work_dir_wins(make_workspace: MakeWorkspace, run_cli: RunCli) -> None:
     a, b, c = make_workspace("a"), make_workspace("b"), make_workspace("c")
     b.work("feat", "Work Title: b")
     c.work("feat", "Work Title: c")
@@ -324,19 +328,19 @@ def test_multi_root_first_holding_work_dir_wins(make_workspace, run_cli):  # typ
     assert json.loads(res.out)["root"] == str(c.root)
 
 
-def test_multi_root_not_found_lists_roots_in_order(make_workspace, run_cli):  # type: ignore[no-untyped-def]
+def test_multi_root_not_found_lists_roots_in_order(make_workspace: MakeWorkspace, run_cli: RunCli) -> None:
     a, b = make_workspace("a"), make_workspace("b")
     res = run_cli("context", "feat", "--agent", AGENT, "-w", str(b.root), "-w", str(a.root))
     assert_refused(res, msg_not_found("feat", [b.root, a.root]))
 
 
-def test_relative_workspace_flag_is_shown_absolute(make_workspace, run_cli, sandbox):  # type: ignore[no-untyped-def]
+def test_relative_workspace_flag_is_shown_absolute(make_workspace: MakeWorkspace, run_cli: RunCli, sandbox: Path) -> None:
     make_workspace("rel")
     res = run_cli("context", "feat", "--agent", AGENT, "-w", "rel", cwd=sandbox)
     assert_refused(res, msg_not_found("feat", [sandbox / "rel"]))
 
 
-def test_workspace_flag_beats_environment(make_workspace, run_cli):  # type: ignore[no-untyped-def]
+def test_workspace_flag_beats_environment(make_workspace: MakeWorkspace, run_cli: RunCli) -> None:
     a, b = make_workspace("a"), make_workspace("b")
     a.work("feat")
     res = run_cli(
@@ -352,7 +356,7 @@ def test_workspace_flag_beats_environment(make_workspace, run_cli):  # type: ign
     assert json.loads(res.out)["root"] == str(a.root)
 
 
-def test_paw_workspace_path_trimmed_and_exclusive(make_workspace, run_cli):  # type: ignore[no-untyped-def]
+def test_paw_workspace_path_trimmed_and_exclusive(make_workspace: MakeWorkspace, run_cli: RunCli) -> None:
     here, there = make_workspace("here"), make_workspace("there")
     here.work("feat")  # the ancestor search would find this one
     res = run_cli(
@@ -377,7 +381,7 @@ def test_paw_workspace_path_trimmed_and_exclusive(make_workspace, run_cli):  # t
     assert res.out == "<workspace_instructions>\nfrom there\n</workspace_instructions>\n"
 
 
-def test_blank_paw_workspace_path_is_ignored(ws, run_cli):  # type: ignore[no-untyped-def]
+def test_blank_paw_workspace_path_is_ignored(ws: Workspace, run_cli: RunCli) -> None:
     ws.work("feat")
     ws.workspace_instructions(AGENT, "found by ancestor search")
     deep = ws.root / "src" / "deep"
@@ -389,8 +393,8 @@ def test_blank_paw_workspace_path_is_ignored(ws, run_cli):  # type: ignore[no-un
 
 
 def test_claude_project_dir_is_not_used_by_the_context_command(
-    ws, make_workspace, run_cli, sandbox
-):  # type: ignore[no-untyped-def]
+    ws: Workspace, make_workspace: MakeWorkspace, run_cli: RunCli, sandbox: Path
+) -> None:
     other = make_workspace("other")
     other.work("feat")
     res = run_cli(
@@ -405,7 +409,7 @@ def test_claude_project_dir_is_not_used_by_the_context_command(
 
 
 @pytest.mark.parametrize("marker", [".git", ".git-file", ".orchestration"])
-def test_ancestor_markers(make_workspace, run_cli, marker):  # type: ignore[no-untyped-def]
+def test_ancestor_markers(make_workspace: MakeWorkspace, run_cli: RunCli, marker) -> None:
     w = make_workspace("repo", marker=marker)
     # .paw/work/feat lives elsewhere: only the marker makes repo/sub/.. the root
     nested = w.root / "pkg" / "sub"
@@ -414,7 +418,7 @@ def test_ancestor_markers(make_workspace, run_cli, marker):  # type: ignore[no-u
     assert_refused(res, msg_not_found("feat", [w.root]))
 
 
-def test_git_file_marker_finds_the_work_item(make_workspace, run_cli):  # type: ignore[no-untyped-def]
+def test_git_file_marker_finds_the_work_item(make_workspace: MakeWorkspace, run_cli: RunCli) -> None:
     w = make_workspace("worktree", marker=".git-file")
     w.work("feat", "Work ID: feat")
     res = run_cli(
@@ -423,7 +427,7 @@ def test_git_file_marker_finds_the_work_item(make_workspace, run_cli):  # type: 
     assert json.loads(res.out)["root"] == str(w.root)
 
 
-def test_home_is_not_a_workspace_by_ancestor_search(run_cli, user_home):  # type: ignore[no-untyped-def]
+def test_home_is_not_a_workspace_by_ancestor_search(run_cli: RunCli, user_home: Path) -> None:
     (user_home / ".paw" / "work" / "feat").mkdir(parents=True)
     (user_home / ".paw" / "instructions").mkdir(parents=True)
     sub = user_home / "notes"
@@ -434,7 +438,7 @@ def test_home_is_not_a_workspace_by_ancestor_search(run_cli, user_home):  # type
     assert_refused(res, MSG_NO_WORKSPACE)
 
 
-def test_home_named_explicitly_is_a_workspace(run_cli, user_home):  # type: ignore[no-untyped-def]
+def test_home_named_explicitly_is_a_workspace(run_cli: RunCli, user_home: Path) -> None:
     (user_home / ".paw" / "work" / "feat").mkdir(parents=True)
     res = run_cli(
         "context", "feat", "--agent", AGENT, "--json", "-w", str(user_home), cwd=user_home
@@ -450,7 +454,7 @@ def test_home_named_explicitly_is_a_workspace(run_cli, user_home):  # type: igno
 # --------------------------------------------------------------------------- subprocess
 
 
-def test_subprocess_module_text_output(ws, run_subprocess):  # type: ignore[no-untyped-def]
+def test_subprocess_module_text_output(ws: Workspace, run_subprocess: RunSubprocess) -> None:
     ws.work("auth-system", WORKFLOW)
     ws.user_instructions(AGENT, "u")
     res = run_subprocess("context", "auth-system", "--agent", AGENT, "--workspace", str(ws.root))
@@ -461,7 +465,7 @@ def test_subprocess_module_text_output(ws, run_subprocess):  # type: ignore[no-u
     )
 
 
-def test_subprocess_console_script_with_env_root(ws, run_subprocess, sandbox):  # type: ignore[no-untyped-def]
+def test_subprocess_console_script_with_env_root(ws: Workspace, run_subprocess: RunSubprocess, sandbox: Path) -> None:
     script = Path(__import__("sys").executable).parent / "paw-tui"
     if not script.exists():
         pytest.skip("console script not installed in this environment")
@@ -478,19 +482,19 @@ def test_subprocess_console_script_with_env_root(ws, run_subprocess, sandbox):  
     assert (res.code, res.out, res.err) == (0, '<context status="empty" />\n', "")
 
 
-def test_subprocess_validation_error(run_subprocess, sandbox):  # type: ignore[no-untyped-def]
+def test_subprocess_validation_error(run_subprocess: RunSubprocess, sandbox: Path) -> None:
     res = run_subprocess("context", "../etc", "--agent", AGENT, cwd=sandbox)
     assert (res.code, res.out) == (2, "")
     assert res.err == msg_bad_slug("../etc") + "\n"
     assert "Traceback" not in res.err
 
 
-def test_subprocess_no_workspace(run_subprocess, sandbox):  # type: ignore[no-untyped-def]
+def test_subprocess_no_workspace(run_subprocess: RunSubprocess, sandbox: Path) -> None:
     res = run_subprocess("context", "feat", "--agent", AGENT, cwd=sandbox)
     assert (res.code, res.out, res.err) == (2, "", MSG_NO_WORKSPACE + "\n")
 
 
-def test_subprocess_ancestor_search_and_utf8_under_c_locale(ws, run_subprocess):  # type: ignore[no-untyped-def]
+def test_subprocess_ancestor_search_and_utf8_under_c_locale(ws: Workspace, run_subprocess: RunSubprocess) -> None:
     ws.work("feat")
     ws.workspace_instructions(AGENT, "na\u00efve \u2014 \u65e5\u672c")
     res = run_subprocess(
@@ -508,7 +512,7 @@ def test_subprocess_ancestor_search_and_utf8_under_c_locale(ws, run_subprocess):
     )
 
 
-def test_subprocess_help(run_subprocess, sandbox):  # type: ignore[no-untyped-def]
+def test_subprocess_help(run_subprocess: RunSubprocess, sandbox: Path) -> None:
     res = run_subprocess("context", "--help", cwd=sandbox)
     assert res.code == 0
     assert res.err == ""
@@ -518,13 +522,13 @@ def test_subprocess_help(run_subprocess, sandbox):  # type: ignore[no-untyped-de
     assert top.code == 0 and "context" in top.out
 
 
-def test_in_process_help_exits_zero(run_cli):  # type: ignore[no-untyped-def]
+def test_in_process_help_exits_zero(run_cli: RunCli) -> None:
     with pytest.raises(SystemExit) as info:
         run_cli("context", "--help")
     assert info.value.code == 0
 
 
-def test_injected_read_failure_reaches_the_library_not_the_cli(ws, monkeypatch, run_cli):  # type: ignore[no-untyped-def]
+def test_injected_read_failure_reaches_the_library_not_the_cli(ws: Workspace, monkeypatch: pytest.MonkeyPatch, run_cli: RunCli) -> None:
     """The CLI uses the real reader; a PermissionError from it is a warning, not a crash."""
     import paw_tui.core.support.textfile as textfile
 

@@ -307,7 +307,7 @@ def test_generator_is_deterministic(tmp_path: Path) -> None:
     # a gate or handshake message must come with `python scripts/make_demo_workspace.py`.
     bundled = {
         name: data
-        for name, data in _tree(REPO / "paw_tui" / "demo_workspace").items()
+        for name, data in _tree(REPO / "paw_tui" / "demo_workspace" / "day").items()
         if "__pycache__" not in name and not name.startswith(".")
     }
     stale = sorted(

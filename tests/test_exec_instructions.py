@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -14,6 +15,9 @@ from paw_tui.core.errors import ValidationError
 from paw_tui.core.policy.governance import Governance
 from paw_tui.core.prompt import exec_instructions as ei
 from paw_tui.core.prompt.names import name_variants
+
+if TYPE_CHECKING:
+    from conftest import RunCli, Workspace
 
 PACING = """\
 Guidance for {tool_name}. The question was: {question}
@@ -203,7 +207,7 @@ def test_defaults_fill_missing_args_and_args_win() -> None:
 # --- lookup -----------------------------------------------------------------------------
 
 
-def test_lookup_order_governance_then_paw_tools_then_tools(ws) -> None:
+def test_lookup_order_governance_then_paw_tools_then_tools(ws: Workspace) -> None:
     root = ws.root
     put(root, "tools/my_tool/execution_instructions.md", "from tools/")
     assert ei.find_instructions_file(str(root), "my_tool") == str(
@@ -223,7 +227,7 @@ def test_lookup_order_governance_then_paw_tools_then_tools(ws) -> None:
     )
 
 
-def test_name_variants_in_order(ws) -> None:
+def test_name_variants_in_order(ws: Workspace) -> None:
     root = ws.root
     assert name_variants("a_b-c") == ["a_b-c", "a-b-c", "a_b_c"]
     put(root, "tools/my-tool/execution_instructions.md", "dashes")
@@ -250,13 +254,13 @@ def test_name_variants_in_order(ws) -> None:
     )
 
 
-def test_unsafe_tool_names_never_leave_the_tools_directories(ws) -> None:
+def test_unsafe_tool_names_never_leave_the_tools_directories(ws: Workspace) -> None:
     put(ws.root, "secret/execution_instructions.md", "secret")
     assert ei.find_instructions_file(str(ws.root / "tools"), "../secret") is None
     assert ei.find_instructions_file(str(ws.root), "..") is None
 
 
-def test_cli_through_governance_mapping_with_defaults(run_cli, ws) -> None:
+def test_cli_through_governance_mapping_with_defaults(run_cli: RunCli, ws: Workspace) -> None:
     governance_yaml(
         ws.root,
         "tool_instructions:\n  my_tool: docs/custom.md\ntool_defaults:\n"
@@ -284,7 +288,7 @@ def test_cli_through_governance_mapping_with_defaults(run_cli, ws) -> None:
     )
 
 
-def test_cli_strict_exits_2_naming_the_variable(run_cli, ws) -> None:
+def test_cli_strict_exits_2_naming_the_variable(run_cli: RunCli, ws: Workspace) -> None:
     put(ws.root, ".paw/tools/pacing/execution_instructions.md", PACING)
     result = run_cli(
         "toolkit", "instructions", "pacing", "--question", "average", "--strict", cwd=ws.root
@@ -310,12 +314,12 @@ def test_cli_strict_exits_2_naming_the_variable(run_cli, ws) -> None:
     assert "account 3 step" in ok.out
 
 
-def test_cli_no_file_prints_nothing(run_cli, ws) -> None:
+def test_cli_no_file_prints_nothing(run_cli: RunCli, ws: Workspace) -> None:
     result = run_cli("toolkit", "instructions", "unknown_tool", "--question", "x", cwd=ws.root)
     assert (result.code, result.out, result.err) == (0, "", "")
 
 
-def test_cli_bad_args(run_cli, ws) -> None:
+def test_cli_bad_args(run_cli: RunCli, ws: Workspace) -> None:
     put(ws.root, "tools/t/execution_instructions.md", "x")
     bad = run_cli("toolkit", "instructions", "t", "--args", "{nope", cwd=ws.root)
     assert bad.code == 2 and bad.err.startswith("--args is not valid JSON")
@@ -323,7 +327,7 @@ def test_cli_bad_args(run_cli, ws) -> None:
     assert listy.code == 2 and "--args must be a JSON object" in listy.err
 
 
-def test_cli_whole_file_when_no_section_matched(run_cli, ws) -> None:
+def test_cli_whole_file_when_no_section_matched(run_cli: RunCli, ws: Workspace) -> None:
     put(ws.root, "tools/pacing/execution_instructions.md", "\n\n" + PACING + "\n\n")
     result = run_cli(
         "toolkit",
@@ -341,7 +345,7 @@ def test_cli_whole_file_when_no_section_matched(run_cli, ws) -> None:
     ).replace("{account_id}", "A1")
 
 
-def test_cli_does_not_create_orchestration(run_cli, ws) -> None:
+def test_cli_does_not_create_orchestration(run_cli: RunCli, ws: Workspace) -> None:
     put(ws.root, "tools/t/execution_instructions.md", "x")
     run_cli("toolkit", "instructions", "t", cwd=ws.root)
     assert not (ws.root / ".orchestration").exists()
@@ -350,7 +354,7 @@ def test_cli_does_not_create_orchestration(run_cli, ws) -> None:
 # --- the gate's function ----------------------------------------------------------------
 
 
-def test_execution_guidance_message_and_defaults(ws) -> None:
+def test_execution_guidance_message_and_defaults(ws: Workspace) -> None:
     put(ws.root, "tools/analyze-pacing/execution_instructions.md", PACING)
     governance = Governance(tool_defaults={"analyze_pacing": {"account_id": "17"}})
     message = ei.execution_guidance(
@@ -369,7 +373,7 @@ def test_execution_guidance_message_and_defaults(ws) -> None:
     assert called is not None and "account 99 step" in called
 
 
-def test_execution_guidance_none_cases(ws) -> None:
+def test_execution_guidance_none_cases(ws: Workspace) -> None:
     assert ei.execution_guidance(str(ws.root), "nothing", None, "q", None) is None
     put(ws.root, "tools/empty/execution_instructions.md", "  \n")
     assert ei.execution_guidance(str(ws.root), "empty", {}, "q", Governance()) is None
@@ -384,7 +388,7 @@ def test_execution_guidance_none_cases(ws) -> None:
     )
 
 
-def test_unreadable_file_is_exit_2_in_the_cli(run_cli, ws) -> None:
+def test_unreadable_file_is_exit_2_in_the_cli(run_cli: RunCli, ws: Workspace) -> None:
     (ws.root / "tools/bad").mkdir(parents=True)
     (ws.root / "tools/bad/execution_instructions.md").write_bytes(b"ok \xff")
     result = run_cli("toolkit", "instructions", "bad", cwd=ws.root)

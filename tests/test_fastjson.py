@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -58,7 +59,7 @@ def test_unserialisable_values_and_nan_are_refused() -> None:
     assert fastjson.dumps([1], indent=2) == json.dumps([1], indent=2)
 
 
-def test_it_does_not_import_re_or_json(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_it_does_not_import_re_or_json(tmp_path: Path) -> None:
     code = (
         "import sys\n"
         "before = set(sys.modules)\n"

@@ -11,6 +11,7 @@ import hashlib
 import json
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from gatekit import (
@@ -32,6 +33,9 @@ from gatekit import (
     write_payload,
     write_workspace,
 )
+
+if TYPE_CHECKING:
+    from conftest import Workspace
 
 
 def violation(intent_id: str, path: str, scope: str) -> str:
@@ -121,9 +125,11 @@ def test_session_start_injects_the_mandate_and_selectable_intents(root: Path) ->
     assert result.code == 0
     data = result.json
     assert set(data) == {"hookSpecificOutput"}
-    assert set(data["hookSpecificOutput"]) == {"hookEventName", "additionalContext"}
-    assert data["hookSpecificOutput"]["hookEventName"] == "SessionStart"
-    context = data["hookSpecificOutput"]["additionalContext"]
+    specific = data["hookSpecificOutput"]
+    assert isinstance(specific, dict)
+    assert set(specific) == {"hookEventName", "additionalContext"}
+    assert specific["hookEventName"] == "SessionStart"
+    context = specific["additionalContext"]
     assert MANDATE in context
     assert (
         "- INT-001 — JWT Authentication Migration: Move the API from Basic Auth to JWT." in context
@@ -140,6 +146,7 @@ def test_user_prompt_submit_after_selection_carries_the_intent_context(root: Pat
     result = run_gate(claude_payload("user_prompt_submit", root), cwd=root)
     assert result.code == 0
     specific = result.json["hookSpecificOutput"]
+    assert isinstance(specific, dict)
     assert specific["hookEventName"] == "UserPromptSubmit"
     context = specific["additionalContext"]
     assert "Active intent: INT-001 — JWT Authentication Migration (IN_PROGRESS)." in context
@@ -158,7 +165,7 @@ def test_session_start_resume_reinjects_the_active_intent(root: Path) -> None:
     assert '<intent_context id="INT-001"' in (result.context or "")
 
 
-def test_broken_yaml_is_context_on_session_start_and_a_deny_on_pre_tool(ws) -> None:  # type: ignore[no-untyped-def]
+def test_broken_yaml_is_context_on_session_start_and_a_deny_on_pre_tool(ws: Workspace) -> None:
     root = write_workspace(ws.root, "active_intents:\n  - id: [\n")
     for name in ("session_start_startup", "user_prompt_submit"):
         result = run_gate(claude_payload(name, root), cwd=root)
@@ -190,10 +197,12 @@ def test_session_end_releases_the_session(root: Path) -> None:
 def test_post_tool_use_write_records_the_mutation(root: Path) -> None:
     run_gate(claude_payload("pre_tool_use_select_active_intent", root), cwd=root)
     payload = claude_payload("post_tool_use_write", root)
-    content = payload["tool_input"]["content"]  # type: ignore[index]
+    tool_input = payload["tool_input"]
+    assert isinstance(tool_input, dict)
+    content = tool_input["content"]
     target = root / "src" / "auth" / "jwt.py"
     target.parent.mkdir(parents=True)
-    target.write_text(content, encoding="utf-8")  # type: ignore[arg-type]
+    target.write_text(content, encoding="utf-8")
     result = run_gate(payload, cwd=root)
     assert (result.code, result.out) == (0, "")
     record = records(root)[-1]
@@ -214,10 +223,10 @@ def test_post_tool_use_edit_records_the_lines_new_string_occupies(root: Path) ->
     payload = claude_payload("post_tool_use_edit", root)
     target = root / "src" / "auth" / "basic.py"
     target.parent.mkdir(parents=True)
-    original = payload["tool_response"]["originalFile"]  # type: ignore[index]
-    edited = original.replace(
-        payload["tool_input"]["old_string"], payload["tool_input"]["new_string"]
-    )  # type: ignore[index]
+    tool_response, tool_input = payload["tool_response"], payload["tool_input"]
+    assert isinstance(tool_response, dict) and isinstance(tool_input, dict)
+    original = tool_response["originalFile"]
+    edited = original.replace(tool_input["old_string"], tool_input["new_string"])
     target.write_text(edited, encoding="utf-8")
     result = run_gate(payload, cwd=root)
     assert (result.code, result.out) == (0, "")
@@ -323,7 +332,7 @@ def test_read_through_the_process(root: Path) -> None:
     assert records(root) == []
 
 
-def test_log_reads_records_read_only_tools(ws) -> None:  # type: ignore[no-untyped-def]
+def test_log_reads_records_read_only_tools(ws: Workspace) -> None:
     root = write_workspace(ws.root, governance="log_reads: true\n")
     assert_allow(gate(claude_payload("pre_tool_use_read", root, session="s-alpha")))
     (record,) = records(root)
@@ -358,7 +367,7 @@ def test_non_mcp_unknown_tools_are_mutating(root: Path, tool_name: str) -> None:
     assert_claude_deny(gate(payload), startswith=NO_INTENT)
 
 
-def test_governance_can_reclassify_tools(ws) -> None:  # type: ignore[no-untyped-def]
+def test_governance_can_reclassify_tools(ws: Workspace) -> None:
     root = write_workspace(
         ws.root, governance="tools:\n  read_only: [mcp__github__create_issue]\n  mutating: [Task]\n"
     )
@@ -459,7 +468,7 @@ def test_a_git_file_is_protected_too(root: Path) -> None:
     assert_claude_deny(gate(write_payload(root, ".git")), violation("INT-006", ".git", "**"))
 
 
-def test_governance_protected_adds_paths_case_insensitively(ws) -> None:  # type: ignore[no-untyped-def]
+def test_governance_protected_adds_paths_case_insensitively(ws: Workspace) -> None:
     root = write_workspace(ws.root, governance="protected: ['secrets/**']\n")
     selected(root, "INT-006")
     assert_claude_deny(
@@ -645,7 +654,9 @@ def test_every_record_carries_root_relative_paths(root: Path) -> None:
     ]
     for record in records(root):
         assert record["v"] == 1
-        assert record["prev"].startswith("sha256:")  # type: ignore[union-attr]
+        prev = record["prev"]
+        assert isinstance(prev, str)
+        assert prev.startswith("sha256:")
         assert None not in record.values()
 
 
@@ -782,7 +793,7 @@ def test_the_workspace_option_of_the_gate(root: Path, sandbox: Path) -> None:
     assert records(root)[-1]["paths"] == ["src/a.py"]
 
 
-def test_governance_shell_tools_are_scope_checked(ws) -> None:  # type: ignore[no-untyped-def]
+def test_governance_shell_tools_are_scope_checked(ws: Workspace) -> None:
     root = write_workspace(ws.root, governance="tools:\n  shell: [mcp__box__run]\n")
     selected(root, "INT-007")
     payload = claude_payload(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from gatekit import (
@@ -22,6 +23,9 @@ from gatekit import (
     write_payload,
     write_workspace,
 )
+
+if TYPE_CHECKING:
+    from conftest import Workspace
 
 # -- payloads the gate cannot trust -----------------------------------------------------------------
 
@@ -147,7 +151,7 @@ def test_a_bad_command_line_still_blocks(root: Path) -> None:
     assert "misconfigured" in reason
 
 
-def _stderr_last_line(result):  # type: ignore[no-untyped-def]
+def _stderr_last_line(result):
     """The usage line precedes the reason on stderr; keep the reason for assert_claude_deny."""
     from gatekit import GateResult
 
@@ -181,7 +185,7 @@ def test_malformed_post_and_end_events_exit_0(root: Path, name: str) -> None:
     assert (result.code, result.out) == (0, "")
 
 
-def test_post_tool_use_on_broken_state_exits_0(ws) -> None:  # type: ignore[no-untyped-def]
+def test_post_tool_use_on_broken_state_exits_0(ws: Workspace) -> None:
     root = write_workspace(ws.root, "active_intents: [\n")
     result = run_gate(claude_payload("post_tool_use_write", root), cwd=root)
     assert result.code == 0
@@ -190,7 +194,7 @@ def test_post_tool_use_on_broken_state_exits_0(ws) -> None:  # type: ignore[no-u
 # -- state that cannot be used -----------------------------------------------------------------------------
 
 
-def test_corrupt_yaml_denies_mutating_and_allows_read_only(ws) -> None:  # type: ignore[no-untyped-def]
+def test_corrupt_yaml_denies_mutating_and_allows_read_only(ws: Workspace) -> None:
     root = write_workspace(ws.root, b"active_intents:\n  - id: A\n    status: \xff\n")
     reason = assert_claude_deny(gate(write_payload(root, "src/a.py")))
     assert reason.startswith("Orchestration state unavailable: .orchestration/active_intents.yaml")
@@ -229,7 +233,7 @@ def test_an_internal_error_denies_mutating_and_allows_read_only(
 ) -> None:
     import paw_tui.gate.decide as decide_module
 
-    def explode(facts):  # type: ignore[no-untyped-def]
+    def explode(facts) -> None:
         raise RuntimeError("boom")
 
     monkeypatch.setattr(decide_module, "pre_tool", explode)
@@ -247,7 +251,7 @@ def test_an_internal_error_on_session_start_is_context_not_a_block(
 ) -> None:
     import paw_tui.gate.apply as apply_module
 
-    def explode(state, facts, session):  # type: ignore[no-untyped-def]
+    def explode(state, facts, session) -> None:
         raise RuntimeError("boom")
 
     monkeypatch.setattr(apply_module, "_session_context", explode)
@@ -270,7 +274,7 @@ def test_no_workspace_allows_read_only_and_informs_on_session_start(sandbox: Pat
     assert "no paw-tui workspace" in (start.context or "")
 
 
-def test_a_workspace_without_intents_denies_everything_mutating(ws) -> None:  # type: ignore[no-untyped-def]
+def test_a_workspace_without_intents_denies_everything_mutating(ws: Workspace) -> None:
     root = write_workspace(ws.root, None)
     reason = assert_claude_deny(gate(write_payload(root, "src/a.py")))
     assert reason.startswith(NO_INTENT)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import jsonschema
 import pytest
@@ -12,6 +13,9 @@ import yaml
 
 from paw_tui.core.errors import ValidationError
 from paw_tui.core.handoff import protocol as ho
+
+if TYPE_CHECKING:
+    from conftest import RunCli, Workspace
 
 SCHEMA_PATH = Path(ho.__file__).resolve().parents[2] / "schemas" / "context_protocol_v1.schema.json"
 PROJECT = {"stack": "python-textual", "commands": {"test": "pytest -q", "lint": "ruff check ."}}
@@ -67,7 +71,7 @@ def put(root: Path, relative: str, content: str | bytes) -> Path:
 
 
 @pytest.fixture
-def project(ws):  # type: ignore[no-untyped-def]
+def project(ws: Workspace):
     put(ws.root, "docs/project.json", json.dumps(PROJECT))
     put(ws.root, "docs/CONVENTIONS.md", CONVENTIONS)
     return ws
@@ -87,7 +91,7 @@ def validate(data: object) -> None:
 # --- build ------------------------------------------------------------------------------
 
 
-def test_build_prints_the_block_in_documented_order(run_cli, project) -> None:
+def test_build_prints_the_block_in_documented_order(run_cli: RunCli, project: Workspace) -> None:
     root = project.root
     put(root, ".git/HEAD", "ref: refs/heads/feature/dark-mode\n")
     result = run_cli(
@@ -121,7 +125,7 @@ def test_build_prints_the_block_in_documented_order(run_cli, project) -> None:
     validate(block_data(result.out))
 
 
-def test_build_minimal_validates_and_round_trips(run_cli, ws) -> None:
+def test_build_minimal_validates_and_round_trips(run_cli: RunCli, ws: Workspace) -> None:
     put(ws.root, "docs/project.json", json.dumps({"stack": "yes"}))
     result = run_cli("handoff", "build", "--summary", "Short.  Two\nsentences.", cwd=ws.root)
     assert result.code == 0, result.err
@@ -135,7 +139,7 @@ def test_build_minimal_validates_and_round_trips(run_cli, ws) -> None:
     assert ho.parse_handoff(result.out).context == data  # "yes" stays a string
 
 
-def test_library_build_render_and_mcp_function_agree(run_cli, project) -> None:
+def test_library_build_render_and_mcp_function_agree(run_cli: RunCli, project: Workspace) -> None:
     block = ho.build_handoff(str(project.root), summary="One. Two.")
     assert list(block) == ["version", "project", "conventions"]
     assert list(block["project"]) == ["path", "stack", "commands"]  # type: ignore[arg-type]
@@ -145,7 +149,7 @@ def test_library_build_render_and_mcp_function_agree(run_cli, project) -> None:
     assert ho.render_handoff(block).startswith("<context>\nversion: 1\n")
 
 
-def test_missing_project_json_exits_2_naming_it(run_cli, ws) -> None:
+def test_missing_project_json_exits_2_naming_it(run_cli: RunCli, ws: Workspace) -> None:
     put(ws.root, "docs/CONVENTIONS.md", CONVENTIONS)
     result = run_cli("handoff", "build", cwd=ws.root)
     assert result.code == 2
@@ -165,14 +169,14 @@ def test_missing_project_json_exits_2_naming_it(run_cli, ws) -> None:
         ("[1]", "docs/project.json must hold a JSON object, not array"),
     ],
 )
-def test_bad_project_json_exits_2(run_cli, ws, content: str, message: str) -> None:
+def test_bad_project_json_exits_2(run_cli: RunCli, ws: Workspace, content: str, message: str) -> None:
     put(ws.root, "docs/project.json", content)
     result = run_cli("handoff", "build", "--summary", "S. T.", cwd=ws.root)
     assert result.code == 2
     assert message in result.err
 
 
-def test_without_conventions_file(run_cli, ws) -> None:
+def test_without_conventions_file(run_cli: RunCli, ws: Workspace) -> None:
     put(ws.root, "docs/project.json", json.dumps(PROJECT))
     refused = run_cli("handoff", "build", cwd=ws.root)
     assert refused.code == 2
@@ -184,7 +188,7 @@ def test_without_conventions_file(run_cli, ws) -> None:
     assert block_data(result.out)["conventions"] == {"summary": "Given. Here."}  # no fullPath
 
 
-def test_single_sentence_conventions_warn(run_cli, ws) -> None:
+def test_single_sentence_conventions_warn(run_cli: RunCli, ws: Workspace) -> None:
     put(ws.root, "docs/project.json", json.dumps(PROJECT))
     put(ws.root, "docs/CONVENTIONS.md", "# C\n\nUse tabs\n")
     result = run_cli("handoff", "build", cwd=ws.root)
@@ -196,7 +200,7 @@ def test_single_sentence_conventions_warn(run_cli, ws) -> None:
     )
 
 
-def test_conventions_without_prose_exits_2(run_cli, ws) -> None:
+def test_conventions_without_prose_exits_2(run_cli: RunCli, ws: Workspace) -> None:
     put(ws.root, "docs/project.json", json.dumps(PROJECT))
     put(ws.root, "docs/CONVENTIONS.md", "# Only a heading\n\n```\ncode.\n```\n")
     result = run_cli("handoff", "build", cwd=ws.root)
@@ -217,7 +221,7 @@ def test_summary_skips_headings_and_code_and_takes_five_sentences() -> None:
     assert ho.summarise_conventions(CONVENTIONS) == (SUMMARY, False)
 
 
-def test_long_summary_is_trimmed_with_a_warning(run_cli, ws) -> None:
+def test_long_summary_is_trimmed_with_a_warning(run_cli: RunCli, ws: Workspace) -> None:
     put(ws.root, "docs/project.json", json.dumps(PROJECT))
     long_sentence = "Word " * 60  # 309 characters with "number n."
     sentences = [f"{long_sentence.strip()} number {n}." for n in range(1, 5)]
@@ -233,7 +237,7 @@ def test_long_summary_is_trimmed_with_a_warning(run_cli, ws) -> None:
     )
 
 
-def test_long_given_summary_is_trimmed_too(run_cli, project) -> None:
+def test_long_given_summary_is_trimmed_too(run_cli: RunCli, project: Workspace) -> None:
     giant = "word " * 400
     result = run_cli("handoff", "build", "--summary", giant, cwd=project.root)
     assert result.code == 0
@@ -250,7 +254,7 @@ def test_short_summary_has_no_warning() -> None:
     assert cut and len(trimmed) <= 800
 
 
-def test_git_branch_detached_and_no_repository(run_cli, project) -> None:
+def test_git_branch_detached_and_no_repository(run_cli: RunCli, project: Workspace) -> None:
     root = project.root
     no_repo = run_cli("handoff", "build", cwd=root)
     assert "currentWork" not in block_data(no_repo.out)
@@ -275,7 +279,7 @@ def test_git_worktree_file_and_enclosing_repository(sandbox: Path) -> None:
     assert ho.git_branch(str(sandbox)) is None
 
 
-def test_story_from_the_session_and_prd_from_the_work_item(run_cli, project) -> None:
+def test_story_from_the_session_and_prd_from_the_work_item(run_cli: RunCli, project: Workspace) -> None:
     root = project.root
     put(root, ".orchestration/active_intents.yaml", INTENTS_YAML)
     selected = run_cli("intents", "select", "INT-001", "--session", "s-1", cwd=root)
@@ -309,7 +313,7 @@ def test_story_from_the_session_and_prd_from_the_work_item(run_cli, project) -> 
     assert "warning: session 'nobody' holds no active intent" in other.err
 
 
-def test_work_item_problems(run_cli, project) -> None:
+def test_work_item_problems(run_cli: RunCli, project: Workspace) -> None:
     root = project.root
     missing = run_cli("handoff", "build", "--work-id", "nope", cwd=root)
     assert missing.code == 2
@@ -323,7 +327,7 @@ def test_work_item_problems(run_cli, project) -> None:
     assert "has no Work Title" in untitled.err
 
 
-def test_empty_summary_flag_is_refused(run_cli, project) -> None:
+def test_empty_summary_flag_is_refused(run_cli: RunCli, project: Workspace) -> None:
     result = run_cli("handoff", "build", "--summary", "  ", cwd=project.root)
     assert result.code == 2 and "must not be empty" in result.err
 
@@ -331,12 +335,12 @@ def test_empty_summary_flag_is_refused(run_cli, project) -> None:
 # --- parse ------------------------------------------------------------------------------
 
 
-def parse(run_cli, root: Path, prompt: str | bytes, *extra: str):  # type: ignore[no-untyped-def]
+def parse(run_cli: RunCli, root: Path, prompt: str | bytes, *extra: str):
     path = put(root, "prompt.md", prompt)
     return run_cli("handoff", "parse", str(path), *extra, cwd=root)
 
 
-def test_parse_what_build_prints(run_cli, project) -> None:
+def test_parse_what_build_prints(run_cli: RunCli, project: Workspace) -> None:
     built = run_cli("handoff", "build", "--story", "S1", cwd=project.root).out
     result = parse(run_cli, project.root, built + "\nImplement S1.\n", "--json")
     assert result.code == 0
@@ -352,7 +356,7 @@ def test_parse_what_build_prints(run_cli, project) -> None:
     assert "currentWork.story: S1\n" in text.out
 
 
-def test_parse_bom_blank_lines_crlf_quoted_version_and_unknown_fields(run_cli, ws) -> None:
+def test_parse_bom_blank_lines_crlf_quoted_version_and_unknown_fields(run_cli: RunCli, ws: Workspace) -> None:
     prompt = (
         '\ufeff\r\n  \r\n<context>\r\nversion: "1"\r\nproject:\r\n  path: /p\r\n  stack: s\r\n'
         "  owner: team-a\r\nconventions:\r\n  summary: A. B.\r\nextra:\r\n  nested: [1, 2]\r\n</context>\r\nDo it."
@@ -380,7 +384,7 @@ def test_missing_version_is_read_as_1() -> None:
     assert result.exit_code == 0
 
 
-def test_fallback_without_a_block(run_cli, ws) -> None:
+def test_fallback_without_a_block(run_cli: RunCli, ws: Workspace) -> None:
     result = parse(
         run_cli, ws.root, "Implement the feature.\n<context>\nversion: 1\n</context>\n", "--json"
     )
@@ -406,7 +410,7 @@ def test_fallback_without_a_block(run_cli, ws) -> None:
 
 
 @pytest.mark.parametrize("version", ["2", '"2"', "v1", "true"])
-def test_fallback_for_other_versions(run_cli, ws, version: str) -> None:
+def test_fallback_for_other_versions(run_cli: RunCli, ws: Workspace, version: str) -> None:
     prompt = f"<context>\nversion: {version}\nproject: {{path: /p, stack: s}}\nconventions: {{summary: x}}\n</context>\n"
     result = parse(run_cli, ws.root, prompt, "--json")
     assert result.code == 0
@@ -424,7 +428,7 @@ def test_unparseable_block_declaring_another_version_falls_back() -> None:
     assert (result.status, result.version) == ("fallback", "3")
 
 
-def test_invalid_yaml_names_the_line(run_cli, ws) -> None:
+def test_invalid_yaml_names_the_line(run_cli: RunCli, ws: Workspace) -> None:
     prompt = "\n<context>\nversion: 1\nproject:\n  path: /p\n  stack: [unclosed\nconventions: {}\n</context>\n"
     result = parse(run_cli, ws.root, prompt)
     assert result.code == 2
@@ -450,7 +454,7 @@ def test_invalid_yaml_names_the_line(run_cli, ws) -> None:
         ("", ["project.path", "project.stack", "conventions.summary"]),
     ],
 )
-def test_invalid_missing_fields_each_named(run_cli, ws, yaml_text: str, missing: list[str]) -> None:
+def test_invalid_missing_fields_each_named(run_cli: RunCli, ws: Workspace, yaml_text: str, missing: list[str]) -> None:
     prompt = f"<context>\n{yaml_text}\n</context>\n"
     result = parse(run_cli, ws.root, prompt, "--json")
     assert result.code == 2
@@ -480,7 +484,7 @@ def test_invalid_types_and_unclosed_block() -> None:
 
 
 def test_parse_from_stdin_outside_a_workspace(
-    run_cli, sandbox: Path, monkeypatch: pytest.MonkeyPatch
+    run_cli: RunCli, sandbox: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"no block"), encoding="utf-8"))
     result = run_cli("handoff", "parse", "-", cwd=sandbox)
@@ -488,7 +492,7 @@ def test_parse_from_stdin_outside_a_workspace(
     assert f"- read {sandbox / 'docs' / 'project.json'}\n" in result.out
 
 
-def test_parse_missing_file(run_cli, ws) -> None:
+def test_parse_missing_file(run_cli: RunCli, ws: Workspace) -> None:
     result = run_cli("handoff", "parse", str(ws.root / "gone.md"), cwd=ws.root)
     assert (result.code, result.err) == (
         2,
@@ -543,6 +547,6 @@ def test_library_parse_without_root_plans_relative_paths() -> None:
     }
 
 
-def test_build_refuses_through_validation_error(ws) -> None:
+def test_build_refuses_through_validation_error(ws: Workspace) -> None:
     with pytest.raises(ValidationError, match="docs/project.json does not exist"):
         ho.build_handoff(str(ws.root))

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from gatekit import (
@@ -45,6 +46,9 @@ from paw_tui.core.handshake.selection import (
     set_intent_status,
 )
 from paw_tui.core.policy.compiled import load_policy
+
+if TYPE_CHECKING:
+    from conftest import Workspace
 
 APPROVAL = "approval: required\n"
 
@@ -87,12 +91,12 @@ def test_unknown_id_keeps_the_id_as_given_after_trimming(root: Path) -> None:
     )
 
 
-def test_unknown_id_with_no_selectable_intent(ws) -> None:  # type: ignore[no-untyped-def]
+def test_unknown_id_with_no_selectable_intent(ws: Workspace) -> None:
     write_workspace(ws.root, "active_intents:\n  - id: A\n    name: Done\n    status: COMPLETED\n")
     assert select(ws.root, "s", "B").message == "Unknown intent 'B'. Available intents: none."
 
 
-def test_an_intent_without_a_name_is_listed_by_id(ws) -> None:  # type: ignore[no-untyped-def]
+def test_an_intent_without_a_name_is_listed_by_id(ws: Workspace) -> None:
     write_workspace(
         ws.root,
         "active_intents:\n  - id: A\n    status: PENDING\n  - id: B\n    name: Bee\n    status: IN_PROGRESS\n",
@@ -194,7 +198,7 @@ def test_in_progress_intent_is_not_rewritten(root: Path) -> None:
     assert "intent_status_changed" not in events(root)
 
 
-def test_selection_is_refused_while_the_registry_is_invalid(ws) -> None:  # type: ignore[no-untyped-def]
+def test_selection_is_refused_while_the_registry_is_invalid(ws: Workspace) -> None:
     write_workspace(ws.root, "active_intents:\n  - id: A\n    status: DONE\n")
     result = select(ws.root, "s", "A")
     assert result.outcome == REFUSED
@@ -215,7 +219,7 @@ def test_an_intent_held_by_another_live_session_is_refused_naming_it(root: Path)
     assert not session_file(root, "s-beta").exists()
 
 
-def test_intent_sharing_allow_permits_two_holders(ws) -> None:  # type: ignore[no-untyped-def]
+def test_intent_sharing_allow_permits_two_holders(ws: Workspace) -> None:
     write_workspace(ws.root, governance="intent_sharing: allow\n")
     assert select(ws.root, "s-alpha", "INT-001").outcome == SELECTED
     assert select(ws.root, "s-beta", "INT-001").outcome == SELECTED
@@ -296,7 +300,7 @@ def test_processes_racing_for_one_intent_exactly_one_wins(root: Path, tmp_path: 
 
 
 @pytest.fixture
-def approval_root(ws) -> Path:  # type: ignore[no-untyped-def]
+def approval_root(ws: Workspace) -> Path:
     return write_workspace(ws.root, governance=APPROVAL)
 
 
@@ -427,7 +431,7 @@ def test_an_intent_removed_from_the_registry_denies_its_session(root: Path) -> N
 # -- expiry and release ---------------------------------------------------------------------------
 
 
-def test_stale_sessions_expire_after_the_session_ttl(ws) -> None:  # type: ignore[no-untyped-def]
+def test_stale_sessions_expire_after_the_session_ttl(ws: Workspace) -> None:
     root = write_workspace(ws.root, governance="session_ttl: 1h\n")
     clock = Clock()
     assert select(root, "s-alpha", "INT-001", clock).outcome == SELECTED
@@ -449,7 +453,7 @@ def test_the_default_ttl_is_eight_hours(root: Path) -> None:
     assert select(root, "s-beta", "INT-001", clock).outcome == SELECTED
 
 
-def test_the_gate_expires_an_idle_session_and_records_it(ws) -> None:  # type: ignore[no-untyped-def]
+def test_the_gate_expires_an_idle_session_and_records_it(ws: Workspace) -> None:
     from gatekit import age_session
 
     root = write_workspace(ws.root, governance="session_ttl: 1h\n")
@@ -511,7 +515,7 @@ def test_scope_message_names_the_patterns(root: Path) -> None:
 # -- the intent context block ----------------------------------------------------------------------------
 
 
-def test_the_context_block_is_escaped_and_bounded(ws) -> None:  # type: ignore[no-untyped-def]
+def test_the_context_block_is_escaped_and_bounded(ws: Workspace) -> None:
     constraints = "".join(f"      - 'rule {n} <b> & \"q\"'\n" for n in range(30))
     root = write_workspace(
         ws.root,
@@ -555,7 +559,7 @@ def test_the_context_block_shows_the_latest_20_actions_of_the_intent(root: Path)
     assert all('session_id="s-alpha"' in line for line in history)
 
 
-def test_a_session_ttl_under_a_minute_is_enforced_by_the_gate(ws) -> None:  # type: ignore[no-untyped-def]
+def test_a_session_ttl_under_a_minute_is_enforced_by_the_gate(ws: Workspace) -> None:
     from gatekit import age_session
 
     root = write_workspace(ws.root, governance="session_ttl: 30s\n")
@@ -565,7 +569,7 @@ def test_a_session_ttl_under_a_minute_is_enforced_by_the_gate(ws) -> None:  # ty
     assert_claude_deny(gate(write_payload(root, "src/auth/a.py")), startswith=NO_INTENT)
 
 
-def test_a_stale_request_cannot_make_two_sessions_hold_one_intent(ws) -> None:  # type: ignore[no-untyped-def]
+def test_a_stale_request_cannot_make_two_sessions_hold_one_intent(ws: Workspace) -> None:
     root = write_workspace(ws.root, governance="approval: required\nsession_ttl: 1h\n")
     clock = Clock()
     assert select(root, "s-alpha", "INT-002", clock).outcome == PENDING
@@ -583,7 +587,7 @@ def test_a_stale_request_cannot_make_two_sessions_hold_one_intent(ws) -> None:  
     assert sessions_store.load_session(str(root), "s-beta").state == sessions_store.ACTIVE  # type: ignore[union-attr]
 
 
-def test_reselecting_after_expiry_withdraws_the_old_request(ws) -> None:  # type: ignore[no-untyped-def]
+def test_reselecting_after_expiry_withdraws_the_old_request(ws: Workspace) -> None:
     root = write_workspace(ws.root, governance="approval: required\nsession_ttl: 1h\n")
     clock = Clock()
     select(root, "s-alpha", "INT-002", clock)
@@ -595,7 +599,7 @@ def test_reselecting_after_expiry_withdraws_the_old_request(ws) -> None:  # type
     assert [r.intent_id for r in approvals_store.pending_requests(str(root))] == ["INT-001"]
 
 
-def test_an_approval_after_a_long_wait_leaves_the_session_live(ws) -> None:  # type: ignore[no-untyped-def]
+def test_an_approval_after_a_long_wait_leaves_the_session_live(ws: Workspace) -> None:
     from gatekit import age_session
 
     root = write_workspace(ws.root, governance="approval: required\n")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -25,7 +26,7 @@ def test_every_import_contract_is_kept() -> None:
     assert "faces above the gate above the core KEPT" in done.stdout
 
 
-def test_a_broken_contract_is_caught(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_a_broken_contract_is_caught(tmp_path: Path) -> None:
     """The checker really looks: a core module that imports the TUI breaks the layers."""
     package = tmp_path / "paw_tui"
     for sub in ("core", "gate", "commands", "tui"):

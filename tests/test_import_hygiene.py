@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -50,7 +51,7 @@ def _top_level(modules: set[str]) -> set[str]:
 
 
 @pytest.mark.parametrize("module", CORE_MODULES)
-def test_core_module_imports_no_ui_or_mcp(module: str, tmp_path) -> None:
+def test_core_module_imports_no_ui_or_mcp(module: str, tmp_path: Path) -> None:
     loaded = _top_level(_loaded_after(f"import {module}", str(tmp_path)))
     assert not loaded & set(HEAVY), f"{module} pulled in {sorted(loaded & set(HEAVY))}"
 
@@ -74,14 +75,14 @@ def test_the_module_sweep_finds_every_core_and_gate_file() -> None:
     assert on_disk and on_disk <= set(CORE_MODULES), sorted(on_disk - set(CORE_MODULES))
 
 
-def test_all_core_modules_together_import_no_ui(tmp_path) -> None:
+def test_all_core_modules_together_import_no_ui(tmp_path: Path) -> None:
     code = "\n".join(f"import {name}" for name in CORE_MODULES)
     loaded = _top_level(_loaded_after(code, str(tmp_path)))
     assert "paw_tui" in loaded
     assert not loaded & set(HEAVY), sorted(loaded & set(HEAVY))
 
 
-def test_context_command_run_loads_nothing_heavy(tmp_path) -> None:
+def test_context_command_run_loads_nothing_heavy(tmp_path: Path) -> None:
     """Run the real ``paw-tui context`` in process inside a probe interpreter."""
     root = tmp_path / "ws"
     (root / ".paw" / "work" / "auth-system").mkdir(parents=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 import yaml
@@ -12,12 +13,12 @@ from paw_tui.core.workspace.scaffold import SKELETON, create_skeleton
 
 
 @pytest.fixture(autouse=True)
-def _isolated_env(monkeypatch, tmp_path):
+def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.delenv("PAW_WORKSPACE_PATH", raising=False)
     monkeypatch.setenv("PAW_USER_HOME", str(tmp_path / "home"))
 
 
-def test_init_creates_the_whole_skeleton(tmp_path, capsys) -> None:
+def test_init_creates_the_whole_skeleton(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     root = tmp_path / "repo"
     root.mkdir()
     assert main(["init", "--workspace", str(root)]) == 0
@@ -30,7 +31,7 @@ def test_init_creates_the_whole_skeleton(tmp_path, capsys) -> None:
     assert out.count("created") == len(SKELETON)
 
 
-def test_generated_yaml_is_valid_and_has_an_example_intent(tmp_path) -> None:
+def test_generated_yaml_is_valid_and_has_an_example_intent(tmp_path: Path) -> None:
     create_skeleton(str(tmp_path))
     intents = yaml.safe_load((tmp_path / ".orchestration" / "active_intents.yaml").read_text())
     (first,) = intents["active_intents"]
@@ -53,7 +54,7 @@ def test_generated_yaml_is_valid_and_has_an_example_intent(tmp_path) -> None:
         assert f"# {option}" in governance_text, option
 
 
-def test_init_never_overwrites(tmp_path, capsys) -> None:
+def test_init_never_overwrites(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     intents = tmp_path / ".orchestration" / "active_intents.yaml"
     intents.parent.mkdir()
     intents.write_text("active_intents: []  # mine\n")
@@ -70,7 +71,7 @@ def test_init_never_overwrites(tmp_path, capsys) -> None:
     assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
 
 
-def test_init_json_report(tmp_path, capsys) -> None:
+def test_init_json_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["init", "--workspace", str(tmp_path), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["root"] == str(tmp_path)
@@ -78,7 +79,7 @@ def test_init_json_report(tmp_path, capsys) -> None:
     assert all(entry["created"] for entry in report["entries"])
 
 
-def test_init_uses_the_enclosing_repository(tmp_path, monkeypatch, capsys) -> None:
+def test_init_uses_the_enclosing_repository(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / ".git").mkdir()
     sub = tmp_path / "src" / "pkg"
     sub.mkdir(parents=True)
@@ -88,7 +89,7 @@ def test_init_uses_the_enclosing_repository(tmp_path, monkeypatch, capsys) -> No
     assert not (sub / ".orchestration").exists()
 
 
-def test_init_in_a_plain_directory_uses_it(tmp_path, monkeypatch) -> None:
+def test_init_in_a_plain_directory_uses_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     plain = tmp_path / "plain"
     plain.mkdir()
     monkeypatch.chdir(plain)
@@ -96,7 +97,7 @@ def test_init_in_a_plain_directory_uses_it(tmp_path, monkeypatch) -> None:
     assert (plain / ".paw" / "instructions").is_dir()
 
 
-def test_a_file_where_a_directory_belongs_is_a_clear_error(tmp_path, capsys) -> None:
+def test_a_file_where_a_directory_belongs_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / ".paw").write_text("not a directory")
     assert main(["init", "--workspace", str(tmp_path)]) == 2
     err = capsys.readouterr().err
@@ -104,12 +105,12 @@ def test_a_file_where_a_directory_belongs_is_a_clear_error(tmp_path, capsys) -> 
     assert (tmp_path / ".paw").read_text() == "not a directory"
 
 
-def test_init_refuses_several_workspaces(tmp_path, capsys) -> None:
+def test_init_refuses_several_workspaces(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["init", "-w", str(tmp_path / "a"), "-w", str(tmp_path / "b")]) == 2
     assert "one --workspace" in capsys.readouterr().err
 
 
-def test_init_refuses_a_file_as_workspace(tmp_path, capsys) -> None:
+def test_init_refuses_a_file_as_workspace(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     target = tmp_path / "file.txt"
     target.write_text("x")
     assert main(["init", "--workspace", str(target)]) == 2

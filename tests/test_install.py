@@ -6,11 +6,15 @@ import json
 import re
 import shlex
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from gatekit import PAW, REPO, paw_state_dir, root
 
 from paw_tui.core.clients.setup import POST_TOOL_MATCHER, PRE_TOOL_MATCHER, gate_command
+
+if TYPE_CHECKING:
+    from conftest import CliResult, RunCli, RunSubprocess, Workspace
 
 # The hook runs the gate with this installation's python (not the launcher script, whose
 # `import re` costs most of a hook's budget).
@@ -33,25 +37,27 @@ def mcp_path(root: Path) -> Path:
     return root / ".mcp.json"
 
 
-def load(path: Path) -> dict[str, object]:
-    return json.loads(path.read_text(encoding="utf-8"))
+def load(path: Path) -> dict[str, Any]:
+    """A JSON file the tests read and edit as a plain tree."""
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return data
 
 
-def install(run_cli, root: Path, *extra: str):  # type: ignore[no-untyped-def]
+def install(run_cli: RunCli, root: Path, *extra: str) -> CliResult:
     return run_cli("install", "claude-code", *extra, cwd=root)
 
 
-def test_install_writes_the_five_hooks_and_the_server(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_install_writes_the_five_hooks_and_the_server(root: Path, run_cli: RunCli) -> None:
     result = install(run_cli, root)
     assert result.code == 0, result.err
     assert f"updated  {settings_path(root)}\n" in result.out
     assert f"updated  {mcp_path(root)}\n" in result.out
     hooks = load(settings_path(root))["hooks"]
-    assert list(hooks) == EVENTS  # type: ignore[arg-type]
-    assert hooks["PreToolUse"] == [{"matcher": PRE_TOOL_MATCHER, "hooks": [OURS]}]  # type: ignore[index]
-    assert hooks["PostToolUse"] == [{"matcher": POST_TOOL_MATCHER, "hooks": [OURS]}]  # type: ignore[index]
+    assert list(hooks) == EVENTS
+    assert hooks["PreToolUse"] == [{"matcher": PRE_TOOL_MATCHER, "hooks": [OURS]}]
+    assert hooks["PostToolUse"] == [{"matcher": POST_TOOL_MATCHER, "hooks": [OURS]}]
     for event in ("SessionStart", "UserPromptSubmit", "SessionEnd"):
-        assert hooks[event] == [{"hooks": [OURS]}]  # type: ignore[index]
+        assert hooks[event] == [{"hooks": [OURS]}]
     assert load(mcp_path(root)) == {
         "mcpServers": {"paw": {"command": PAW, "args": ["mcp", "--hooked"]}}
     }
@@ -84,7 +90,7 @@ def test_the_pre_tool_matcher_skips_read_only_tools(tool: str) -> None:
     assert not re.search(PRE_TOOL_MATCHER, tool)
 
 
-def test_install_is_idempotent(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_install_is_idempotent(root: Path, run_cli: RunCli) -> None:
     install(run_cli, root)
     first = (settings_path(root).read_bytes(), mcp_path(root).read_bytes())
     result = install(run_cli, root)
@@ -94,7 +100,7 @@ def test_install_is_idempotent(root: Path, run_cli) -> None:  # type: ignore[no-
     assert f"unchanged  {mcp_path(root)}\n" in result.out
 
 
-USER_SETTINGS = {
+USER_SETTINGS: dict[str, Any] = {
     "$schema": "https://json.schemastore.org/claude-code-settings.json",
     "permissions": {"allow": ["Bash(npm run test:*)"], "deny": ["Read(./.env)"]},
     "env": {"FOO": "1"},
@@ -118,7 +124,7 @@ USER_SETTINGS = {
     },
     "statusLine": {"type": "command", "command": "echo status"},
 }
-USER_MCP = {
+USER_MCP: dict[str, Any] = {
     "mcpServers": {
         "github": {
             "command": "npx",
@@ -131,7 +137,7 @@ USER_MCP = {
 }
 
 
-def test_install_never_drops_what_the_user_has(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_install_never_drops_what_the_user_has(root: Path, run_cli: RunCli) -> None:
     settings_path(root).parent.mkdir()
     settings_path(root).write_text(json.dumps(USER_SETTINGS), encoding="utf-8")
     mcp_path(root).write_text(json.dumps(USER_MCP), encoding="utf-8")
@@ -143,23 +149,23 @@ def test_install_never_drops_what_the_user_has(root: Path, run_cli) -> None:  # 
     user_hooks = USER_SETTINGS["hooks"]
     assert hooks["PreToolUse"] == user_hooks["PreToolUse"] + [
         {"matcher": PRE_TOOL_MATCHER, "hooks": [OURS]}
-    ]  # type: ignore[index,operator]
+    ]
     assert hooks["PostToolUse"] == user_hooks["PostToolUse"] + [
         {"matcher": POST_TOOL_MATCHER, "hooks": [OURS]}
-    ]  # type: ignore[index,operator]
-    assert hooks["Stop"] == user_hooks["Stop"]  # type: ignore[index]
-    assert hooks["Notification"] == user_hooks["Notification"]  # type: ignore[index]
+    ]
+    assert hooks["Stop"] == user_hooks["Stop"]
+    assert hooks["Notification"] == user_hooks["Notification"]
     for event in ("SessionStart", "UserPromptSubmit", "SessionEnd"):
-        assert hooks[event] == [{"hooks": [OURS]}]  # type: ignore[index]
+        assert hooks[event] == [{"hooks": [OURS]}]
     servers = load(mcp_path(root))
     assert servers["x-owner"] == "platform-team"
-    assert servers["mcpServers"]["github"] == USER_MCP["mcpServers"]["github"]  # type: ignore[index]
-    assert servers["mcpServers"]["db"] == USER_MCP["mcpServers"]["db"]  # type: ignore[index]
-    assert servers["mcpServers"]["paw"] == {"command": PAW, "args": ["mcp", "--hooked"]}  # type: ignore[index]
-    assert list(servers["mcpServers"]) == ["github", "db", "paw"]  # type: ignore[arg-type]
+    assert servers["mcpServers"]["github"] == USER_MCP["mcpServers"]["github"]
+    assert servers["mcpServers"]["db"] == USER_MCP["mcpServers"]["db"]
+    assert servers["mcpServers"]["paw"] == {"command": PAW, "args": ["mcp", "--hooked"]}
+    assert list(servers["mcpServers"]) == ["github", "db", "paw"]
 
 
-def test_install_replaces_an_older_paw_entry_in_place(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_install_replaces_an_older_paw_entry_in_place(root: Path, run_cli: RunCli) -> None:
     old_gate = "/opt/old-venv/bin/paw-tui gate --client claude-code"
     before = {
         "hooks": {
@@ -183,7 +189,7 @@ def test_install_replaces_an_older_paw_entry_in_place(root: Path, run_cli) -> No
         encoding="utf-8",
     )
     assert install(run_cli, root).code == 0
-    pre = load(settings_path(root))["hooks"]["PreToolUse"]  # type: ignore[index]
+    pre = load(settings_path(root))["hooks"]["PreToolUse"]
     assert pre == [
         {"matcher": "Bash", "hooks": [{"type": "command", "command": "guard-a"}]},
         {"matcher": PRE_TOOL_MATCHER, "hooks": [OURS]},
@@ -194,7 +200,7 @@ def test_install_replaces_an_older_paw_entry_in_place(root: Path, run_cli) -> No
     }
 
 
-def test_install_keeps_other_handlers_that_share_an_entry_with_ours(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_install_keeps_other_handlers_that_share_an_entry_with_ours(root: Path, run_cli: RunCli) -> None:
     shared = {
         "matcher": "*",
         "hooks": [
@@ -207,7 +213,7 @@ def test_install_keeps_other_handlers_that_share_an_entry_with_ours(root: Path, 
         json.dumps({"hooks": {"PreToolUse": [shared]}}), encoding="utf-8"
     )
     assert install(run_cli, root).code == 0
-    pre = load(settings_path(root))["hooks"]["PreToolUse"]  # type: ignore[index]
+    pre = load(settings_path(root))["hooks"]["PreToolUse"]
     commands = [h["command"] for entry in pre for h in entry["hooks"]]
     assert "my-audit-log" in commands
     assert commands.count(GATE) == 1
@@ -217,7 +223,7 @@ def test_install_keeps_other_handlers_that_share_an_entry_with_ours(root: Path, 
 
 
 @pytest.mark.parametrize("which", ["settings", "mcp"])
-def test_invalid_json_stops_before_writing_anything(root: Path, run_cli, which: str) -> None:  # type: ignore[no-untyped-def]
+def test_invalid_json_stops_before_writing_anything(root: Path, run_cli: RunCli, which: str) -> None:
     broken = '{\n  "hooks": {\n    "PreToolUse": [,]\n  }\n}\n'
     settings_path(root).parent.mkdir()
     target = settings_path(root) if which == "settings" else mcp_path(root)
@@ -232,7 +238,7 @@ def test_invalid_json_stops_before_writing_anything(root: Path, run_cli, which: 
     assert not other.exists()
 
 
-def test_a_hooks_value_of_the_wrong_type_is_refused(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_a_hooks_value_of_the_wrong_type_is_refused(root: Path, run_cli: RunCli) -> None:
     settings_path(root).parent.mkdir()
     settings_path(root).write_text('{"hooks": []}', encoding="utf-8")
     result = install(run_cli, root)
@@ -241,7 +247,7 @@ def test_a_hooks_value_of_the_wrong_type_is_refused(root: Path, run_cli) -> None
     assert not mcp_path(root).exists()
 
 
-def test_dry_run_prints_and_writes_nothing(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_dry_run_prints_and_writes_nothing(root: Path, run_cli: RunCli) -> None:
     result = install(run_cli, root, "--dry-run")
     assert result.code == 0
     assert f"# {settings_path(root)} (would change)\n" in result.out
@@ -254,12 +260,12 @@ def test_dry_run_prints_and_writes_nothing(root: Path, run_cli) -> None:  # type
     assert f"# {settings_path(root)} (unchanged)\n" in again.out
 
 
-def test_install_through_the_process(root: Path, run_subprocess) -> None:  # type: ignore[no-untyped-def]
+def test_install_through_the_process(root: Path, run_subprocess: RunSubprocess) -> None:
     result = run_subprocess(
         "install", "claude-code", cwd=root, env={"PYTHONPATH": REPO}, script=True
     )
     assert result.code == 0, result.err
-    assert load(settings_path(root))["hooks"]["SessionEnd"] == [{"hooks": [OURS]}]  # type: ignore[index]
+    assert load(settings_path(root))["hooks"]["SessionEnd"] == [{"hooks": [OURS]}]
 
 
 # -- doctor --------------------------------------------------------------------------------------------
@@ -268,7 +274,7 @@ def test_install_through_the_process(root: Path, run_subprocess) -> None:  # typ
 CHECKS = ("paw-tui", "workspace", "orchestration", "ledger", "claude-code", "gate canary", "mcp")
 
 
-def doctor_lines(result) -> dict[str, list[str]]:  # type: ignore[no-untyped-def]
+def doctor_lines(result: CliResult) -> dict[str, list[str]]:
     """check name -> the statuses it reported (``ok``, ``warn``, ``FAIL``)."""
     found: dict[str, list[str]] = {}
     for line in result.out.splitlines():
@@ -278,7 +284,7 @@ def doctor_lines(result) -> dict[str, list[str]]:  # type: ignore[no-untyped-def
     return found
 
 
-def test_doctor_is_ok_after_a_fresh_install(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_doctor_is_ok_after_a_fresh_install(root: Path, run_cli: RunCli) -> None:
     install(run_cli, root)
     result = run_cli("doctor", cwd=root)
     assert result.code == 0, result.out + result.err
@@ -293,10 +299,10 @@ def test_doctor_is_ok_after_a_fresh_install(root: Path, run_cli) -> None:  # typ
     assert not (root / ".orchestration" / "agent_trace.jsonl").exists()
 
 
-def test_doctor_fails_when_the_plain_server_runs_beside_the_gate(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_doctor_fails_when_the_plain_server_runs_beside_the_gate(root: Path, run_cli: RunCli) -> None:
     install(run_cli, root)
     config = load(mcp_path(root))
-    config["mcpServers"]["paw"]["args"] = ["mcp"]  # type: ignore[index]
+    config["mcpServers"]["paw"]["args"] = ["mcp"]
     mcp_path(root).write_text(json.dumps(config), encoding="utf-8")
     result = run_cli("doctor", cwd=root)
     assert result.code == 2
@@ -304,17 +310,17 @@ def test_doctor_fails_when_the_plain_server_runs_beside_the_gate(root: Path, run
     assert "locked twice" in result.out and "--hooked" in result.out
 
 
-def test_doctor_fails_when_the_hook_command_does_not_deny(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_doctor_fails_when_the_hook_command_does_not_deny(root: Path, run_cli: RunCli) -> None:
     install(run_cli, root)
     settings = load(settings_path(root))
-    settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"] = "true gate --client claude-code"  # type: ignore[index]
+    settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"] = "true gate --client claude-code"
     settings_path(root).write_text(json.dumps(settings), encoding="utf-8")
     result = run_cli("doctor", cwd=root)
     assert result.code == 2
     assert doctor_lines(result)["gate canary"] == ["FAIL"]
 
 
-def test_doctor_without_an_install_warns(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_doctor_without_an_install_warns(root: Path, run_cli: RunCli) -> None:
     result = run_cli("doctor", cwd=root)
     assert result.code == 0
     checks = doctor_lines(result)
@@ -322,7 +328,7 @@ def test_doctor_without_an_install_warns(root: Path, run_cli) -> None:  # type: 
     assert "paw-tui install claude-code" in result.out
 
 
-def test_doctor_fails_on_an_invalid_registry(ws, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_doctor_fails_on_an_invalid_registry(ws: Workspace, run_cli: RunCli) -> None:
     from gatekit import write_workspace
 
     root = write_workspace(ws.root, "active_intents:\n  - id: A\n    status: DONE\n")
@@ -332,7 +338,7 @@ def test_doctor_fails_on_an_invalid_registry(ws, run_cli) -> None:  # type: igno
     assert ".orchestration/active_intents.yaml:3: unknown status 'DONE'" in result.out
 
 
-def test_doctor_json(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_doctor_json(root: Path, run_cli: RunCli) -> None:
     install(run_cli, root)
     data = json.loads(run_cli("doctor", "--json", cwd=root).out)
     assert {item["check"] for item in data} >= {

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from gatekit import (
@@ -26,6 +27,9 @@ from gatekit import (
 
 from paw_tui.core.policy.compiled import load_policy
 
+if TYPE_CHECKING:
+    from conftest import RunCli, Workspace
+
 F = ".orchestration/active_intents.yaml"
 G = ".orchestration/governance.yaml"
 STATUSES = "PENDING, IN_PROGRESS, BLOCKED, COMPLETED, ABANDONED"
@@ -39,7 +43,7 @@ def problems_of(root: Path) -> list[str]:
 
 
 @pytest.mark.parametrize("key", ["active_intents", "intents"])
-def test_both_root_keys_are_accepted(ws, key: str) -> None:  # type: ignore[no-untyped-def]
+def test_both_root_keys_are_accepted(ws: Workspace, key: str) -> None:
     write_workspace(ws.root, INTENTS_YAML.replace("active_intents:", f"{key}:"))
     policy = load_policy(str(ws.root), use_cache=False)
     assert policy.valid, policy.problems
@@ -55,7 +59,7 @@ def test_both_root_keys_are_accepted(ws, key: str) -> None:  # type: ignore[no-u
     assert first.depends_on == []
 
 
-def test_an_empty_or_missing_file_means_no_intents(ws) -> None:  # type: ignore[no-untyped-def]
+def test_an_empty_or_missing_file_means_no_intents(ws: Workspace) -> None:
     write_workspace(ws.root, "")
     assert load_policy(str(ws.root), use_cache=False).intents == []
     assert load_policy(str(ws.root), use_cache=False).valid
@@ -149,7 +153,7 @@ PROBLEMS = {
 
 
 @pytest.mark.parametrize("case", list(PROBLEMS))
-def test_every_problem_names_its_line(ws, case: str) -> None:  # type: ignore[no-untyped-def]
+def test_every_problem_names_its_line(ws: Workspace, case: str) -> None:
     text, expected = PROBLEMS[case]
     write_workspace(ws.root, text)
     policy = load_policy(str(ws.root), use_cache=False)
@@ -158,7 +162,7 @@ def test_every_problem_names_its_line(ws, case: str) -> None:  # type: ignore[no
     assert policy.intents == []  # nothing of an invalid file is used
 
 
-def test_invalid_utf8_is_a_problem(ws) -> None:  # type: ignore[no-untyped-def]
+def test_invalid_utf8_is_a_problem(ws: Workspace) -> None:
     data = b"active_intents:\n  - id: A\n    name: caf\xe9\n    status: PENDING\n"
     write_workspace(ws.root, data)
     assert problems_of(ws.root) == [
@@ -166,7 +170,7 @@ def test_invalid_utf8_is_a_problem(ws) -> None:  # type: ignore[no-untyped-def]
     ]
 
 
-def test_unknown_dependency_is_a_warning_not_a_problem(ws) -> None:  # type: ignore[no-untyped-def]
+def test_unknown_dependency_is_a_warning_not_a_problem(ws: Workspace) -> None:
     write_workspace(
         ws.root, "active_intents:\n  - id: A\n    status: PENDING\n    depends_on: [B]\n"
     )
@@ -190,12 +194,12 @@ GOVERNANCE_PROBLEMS = {
 
 
 @pytest.mark.parametrize("text", list(GOVERNANCE_PROBLEMS))
-def test_governance_problems_name_their_line(ws, text: str) -> None:  # type: ignore[no-untyped-def]
+def test_governance_problems_name_their_line(ws: Workspace, text: str) -> None:
     write_workspace(ws.root, governance=text)
     assert problems_of(ws.root) == [GOVERNANCE_PROBLEMS[text]]
 
 
-def test_governance_options_are_read(ws) -> None:  # type: ignore[no-untyped-def]
+def test_governance_options_are_read(ws: Workspace) -> None:
     write_workspace(
         ws.root,
         governance=(
@@ -214,7 +218,7 @@ def test_governance_options_are_read(ws) -> None:  # type: ignore[no-untyped-def
     )
 
 
-def test_the_policy_cache_follows_the_content(ws) -> None:  # type: ignore[no-untyped-def]
+def test_the_policy_cache_follows_the_content(ws: Workspace) -> None:
     write_workspace(ws.root)
     assert load_policy(str(ws.root)).intent("INT-002").status == "PENDING"  # type: ignore[union-attr]
     # Same size, different content: a content key must notice.
@@ -231,7 +235,7 @@ BROKEN_REASON = f"Orchestration state unavailable: {F}:3: unknown status 'DONE' 
 
 
 @pytest.fixture
-def broken(ws) -> Path:  # type: ignore[no-untyped-def]
+def broken(ws: Workspace) -> Path:
     return write_workspace(ws.root, BROKEN)
 
 
@@ -264,13 +268,13 @@ def test_read_only_tools_still_work_while_invalid(broken: Path, tool_name: str) 
     assert records(broken) == []
 
 
-def test_the_first_problem_is_the_one_nearest_the_top(ws) -> None:  # type: ignore[no-untyped-def]
+def test_the_first_problem_is_the_one_nearest_the_top(ws: Workspace) -> None:
     write_workspace(ws.root, PROBLEMS["wrong types"][0])
     reason = assert_claude_deny(gate(write_payload(ws.root, "src/a.py")))
     assert reason == f"Orchestration state unavailable: {PROBLEMS['wrong types'][1][0]}"
 
 
-def test_a_broken_governance_file_denies_too(ws) -> None:  # type: ignore[no-untyped-def]
+def test_a_broken_governance_file_denies_too(ws: Workspace) -> None:
     write_workspace(ws.root, governance="approval: maybe\n")
     assert_claude_deny(
         gate(write_payload(ws.root, "src/a.py")),
@@ -288,7 +292,7 @@ def test_fixing_the_file_restores_service(broken: Path) -> None:
 # -- intents list / show / set-status -----------------------------------------------------------------
 
 
-def test_intents_list(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_intents_list(root: Path, run_cli: RunCli) -> None:
     from gatekit import select
 
     select(root, "s-alpha", "INT-001")
@@ -302,7 +306,7 @@ def test_intents_list(root: Path, run_cli) -> None:  # type: ignore[no-untyped-d
     assert len(lines) == 8
 
 
-def test_intents_list_json(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_intents_list_json(root: Path, run_cli: RunCli) -> None:
     from gatekit import select
 
     select(root, "s-alpha", "INT-001")
@@ -320,7 +324,7 @@ def test_intents_list_json(root: Path, run_cli) -> None:  # type: ignore[no-unty
     ]
 
 
-def test_intents_list_on_an_invalid_file_names_every_problem(ws, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_intents_list_on_an_invalid_file_names_every_problem(ws: Workspace, run_cli: RunCli) -> None:
     write_workspace(ws.root, PROBLEMS["wrong types"][0])
     result = run_cli("intents", "list", cwd=ws.root)
     assert result.code == 2
@@ -332,7 +336,7 @@ def test_intents_list_on_an_invalid_file_names_every_problem(ws, run_cli) -> Non
         assert problem in result.err
 
 
-def test_intents_list_without_intents(ws, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_intents_list_without_intents(ws: Workspace, run_cli: RunCli) -> None:
     (ws.root / ".orchestration").mkdir()
     result = run_cli("intents", "list", cwd=ws.root)
     assert (result.code, result.out) == (
@@ -341,7 +345,7 @@ def test_intents_list_without_intents(ws, run_cli) -> None:  # type: ignore[no-u
     )
 
 
-def test_intents_show(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_intents_show(root: Path, run_cli: RunCli) -> None:
     result = run_cli("intents", "show", "INT-001", cwd=root)
     assert result.code == 0
     assert result.out.startswith(
@@ -361,13 +365,13 @@ def test_intents_show(root: Path, run_cli) -> None:  # type: ignore[no-untyped-d
     )
 
 
-def test_intents_show_unknown(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_intents_show_unknown(root: Path, run_cli: RunCli) -> None:
     result = run_cli("intents", "show", "INT-404", cwd=root)
     assert result.code == 2
     assert result.err.startswith("Unknown intent 'INT-404'.")
 
 
-def test_set_status_keeps_comments_and_layout_and_records_it(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_set_status_keeps_comments_and_layout_and_records_it(root: Path, run_cli: RunCli) -> None:
     before = intents_file(root).read_bytes()
     result = run_cli("intents", "set-status", "INT-001", "BLOCKED", cwd=root)
     assert (result.code, result.out) == (0, "INT-001: IN_PROGRESS -> BLOCKED\n")
@@ -382,7 +386,7 @@ def test_set_status_keeps_comments_and_layout_and_records_it(root: Path, run_cli
     assert load_policy(str(root)).intent("INT-001").status == "BLOCKED"  # type: ignore[union-attr]
 
 
-def test_set_status_to_the_same_status_changes_nothing(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_set_status_to_the_same_status_changes_nothing(root: Path, run_cli: RunCli) -> None:
     before = intents_file(root).read_bytes()
     result = run_cli("intents", "set-status", "INT-002", "pending", cwd=root)
     assert (result.code, result.out) == (0, "INT-002 is already PENDING.\n")
@@ -390,7 +394,7 @@ def test_set_status_to_the_same_status_changes_nothing(root: Path, run_cli) -> N
     assert records(root) == []
 
 
-def test_set_status_rejects_an_unknown_status(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_set_status_rejects_an_unknown_status(root: Path, run_cli: RunCli) -> None:
     before = intents_file(root).read_bytes()
     result = run_cli("intents", "set-status", "INT-001", "DONE", cwd=root)
     assert result.code == 2
@@ -399,7 +403,7 @@ def test_set_status_rejects_an_unknown_status(root: Path, run_cli) -> None:  # t
     assert records(root) == []
 
 
-def test_set_status_of_an_unknown_intent(root: Path, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_set_status_of_an_unknown_intent(root: Path, run_cli: RunCli) -> None:
     result = run_cli("intents", "set-status", "INT-404", "BLOCKED", cwd=root)
     assert result.code == 2 and result.err.startswith("Unknown intent 'INT-404'.")
 
@@ -426,16 +430,42 @@ def test_set_status_of_an_unknown_intent(root: Path, run_cli) -> None:  # type: 
     ],
     ids=["crlf", "quoted", "flow", "bom"],
 )
-def test_set_status_edits_only_the_status_token(ws, run_cli, text: str, expected: str) -> None:  # type: ignore[no-untyped-def]
+def test_set_status_edits_only_the_status_token(ws: Workspace, run_cli: RunCli, text: str, expected: str) -> None:
     write_workspace(ws.root, text.encode("utf-8"))
     result = run_cli("intents", "set-status", "A", "COMPLETED", cwd=ws.root)
     assert result.code == 0, result.err
     assert intents_file(ws.root).read_bytes() == expected.encode("utf-8")
 
 
-def test_set_status_on_an_invalid_file_is_refused(ws, run_cli) -> None:  # type: ignore[no-untyped-def]
+def test_set_status_on_an_invalid_file_is_refused(ws: Workspace, run_cli: RunCli) -> None:
     write_workspace(ws.root, BROKEN)
     result = run_cli("intents", "set-status", "INT-001", "BLOCKED", cwd=ws.root)
     assert result.code == 2
     assert result.err.startswith(BROKEN_REASON)
     assert intents_file(ws.root).read_text(encoding="utf-8") == BROKEN
+
+
+def test_a_misspelt_key_is_a_problem_with_its_line_and_a_suggestion(ws: Workspace) -> None:
+    """``owned_scop`` would otherwise leave the intent owning nothing, and nothing would say so."""
+    write_workspace(
+        ws.root,
+        "active_intents:\n  - id: INT-001\n    name: A\n    status: PENDING\n    owned_scop: ['src/**']\n",
+    )
+    problems = problems_of(ws.root)
+    assert problems == [
+        f"{F}:5: unknown key 'owned_scop' in intent 'INT-001' (did you mean 'owned_scope'?); known keys: "
+        "id, name, status, description, owned_scope, constraints, acceptance_criteria, related_specs, "
+        "depends_on (prefix your own with 'x-')"
+    ]
+    reason = assert_claude_deny(gate(write_payload(ws.root, "src/a.py")))
+    assert reason.startswith(f"Orchestration state unavailable: {F}:5: unknown key 'owned_scop'")
+
+
+def test_a_teams_own_keys_start_with_x(ws: Workspace) -> None:
+    write_workspace(
+        ws.root,
+        "active_intents:\n  - id: INT-001\n    name: A\n    status: PENDING\n    x-jira: PAY-12\n",
+    )
+    policy = load_policy(str(ws.root), use_cache=False)
+    assert policy.valid, policy.problems
+    assert [intent.id for intent in policy.intents] == ["INT-001"]

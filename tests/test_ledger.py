@@ -8,6 +8,7 @@ import hashlib
 import json
 import os
 import re
+from pathlib import Path
 
 import pytest
 
@@ -22,7 +23,7 @@ TS_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$")
 
 
 @pytest.fixture(autouse=True)
-def state_dir(tmp_path, monkeypatch):
+def state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     """Never the real home: the head goes under the test's own directory."""
     path = tmp_path / "state"
     monkeypatch.setenv("PAW_STATE_DIR", str(path))
@@ -30,7 +31,7 @@ def state_dir(tmp_path, monkeypatch):
 
 
 @pytest.fixture
-def ledger(tmp_path) -> Ledger:
+def ledger(tmp_path: Path) -> Ledger:
     root = tmp_path / "ws"
     (root / ".orchestration").mkdir(parents=True)
     return Ledger.for_workspace(str(root))
@@ -73,7 +74,7 @@ def assert_chain(lines: list[bytes]) -> None:
 # -- the record format -----------------------------------------------------------------------
 
 
-def test_first_record_and_exact_line(ledger):
+def test_first_record_and_exact_line(ledger: Ledger) -> None:
     clock = calendar.timegm((2026, 11, 21, 23, 54, 4)) + 0.1239
     ledger.clock = lambda: clock
     written = ledger.append({
@@ -95,7 +96,7 @@ def test_first_record_and_exact_line(ledger):
     assert EMPTY_HASH == sha(b"")
 
 
-def test_non_ascii_is_written_as_utf8_and_lone_surrogates_escaped(ledger):
+def test_non_ascii_is_written_as_utf8_and_lone_surrogates_escaped(ledger: Ledger) -> None:
     ledger.append(allowed(paths=["src/café.py"]))
     ledger.append(allowed(paths=["bad\udcff.py"]))
     raw = read_bytes(ledger.path)
@@ -104,12 +105,12 @@ def test_non_ascii_is_written_as_utf8_and_lone_surrogates_escaped(ledger):
     assert_chain(lines_of(ledger))
 
 
-def test_timestamps_are_rfc3339_utc_milliseconds(ledger):
+def test_timestamps_are_rfc3339_utc_milliseconds(ledger: Ledger) -> None:
     for _ in range(3):
         assert TS_RE.match(str(ledger.append(allowed())["ts"]))
 
 
-def test_gapless_seq_and_valid_chain_across_many_appends(ledger):
+def test_gapless_seq_and_valid_chain_across_many_appends(ledger: Ledger) -> None:
     for n in range(300):
         assert ledger.append(allowed(n))["seq"] == n + 1
     lines = lines_of(ledger)
@@ -119,7 +120,7 @@ def test_gapless_seq_and_valid_chain_across_many_appends(ledger):
     assert result.ok and result.records == 300 and result.head_status == "ok"
 
 
-def test_append_works_across_ledger_objects_and_creates_directories(tmp_path):
+def test_append_works_across_ledger_objects_and_creates_directories(tmp_path: Path) -> None:
     root = tmp_path / "fresh"  # no .orchestration yet
     root.mkdir()
     Ledger.for_workspace(str(root)).append(allowed())
@@ -145,7 +146,7 @@ def test_append_works_across_ledger_objects_and_creates_directories(tmp_path):
         ({"event": "x", "extra": float("nan")}, "JSON"),
     ],
 )
-def test_invalid_records_are_refused_and_nothing_is_written(ledger, record, fragment):
+def test_invalid_records_are_refused_and_nothing_is_written(ledger: Ledger, record, fragment) -> None:
     with pytest.raises(LedgerError) as caught:
         ledger.append(record)
     assert fragment in str(caught.value)
@@ -153,7 +154,7 @@ def test_invalid_records_are_refused_and_nothing_is_written(ledger, record, frag
     assert not os.path.exists(ledger.path) or os.path.getsize(ledger.path) == 0
 
 
-def test_each_record_is_one_write_call(ledger, monkeypatch):
+def test_each_record_is_one_write_call(ledger: Ledger, monkeypatch: pytest.MonkeyPatch) -> None:
     ledger.append(allowed())
     calls: list[bytes] = []
     real_write = os.write
@@ -172,7 +173,7 @@ def test_each_record_is_one_write_call(ledger, monkeypatch):
 # -- failures become LedgerError -------------------------------------------------------------
 
 
-def test_disk_full_is_a_ledger_error_naming_file_and_reason(ledger, monkeypatch):
+def test_disk_full_is_a_ledger_error_naming_file_and_reason(ledger: Ledger, monkeypatch: pytest.MonkeyPatch) -> None:
     ledger.append(allowed())
     before = read_bytes(ledger.path)
     real_write = os.write
@@ -193,7 +194,7 @@ def test_disk_full_is_a_ledger_error_naming_file_and_reason(ledger, monkeypatch)
     assert read_bytes(ledger.path) == before
 
 
-def test_short_write_is_undone(ledger, monkeypatch):
+def test_short_write_is_undone(ledger: Ledger, monkeypatch: pytest.MonkeyPatch) -> None:
     ledger.append(allowed())
     before = read_bytes(ledger.path)
     real_write = os.write
@@ -211,7 +212,7 @@ def test_short_write_is_undone(ledger, monkeypatch):
     assert ledger.append(allowed())["seq"] == 2
 
 
-def test_ledger_path_replaced_by_a_directory(ledger):
+def test_ledger_path_replaced_by_a_directory(ledger: Ledger) -> None:
     os.makedirs(ledger.path)
     with pytest.raises(LedgerError) as caught:
         ledger.append(allowed())
@@ -222,7 +223,7 @@ def test_ledger_path_replaced_by_a_directory(ledger):
         verify_ledger(ledger)
 
 
-def test_lock_timeout_is_a_ledger_error(ledger):
+def test_lock_timeout_is_a_ledger_error(ledger: Ledger) -> None:
     ledger.append(allowed())
     before = read_bytes(ledger.path)
     ledger.lock_timeout = 0.05
@@ -234,7 +235,7 @@ def test_lock_timeout_is_a_ledger_error(ledger):
     assert ledger.append(allowed())["seq"] == 2
 
 
-def test_last_line_that_is_not_a_record_refuses_appends(ledger):
+def test_last_line_that_is_not_a_record_refuses_appends(ledger: Ledger) -> None:
     ledger.append(allowed())
     with open(ledger.path, "ab") as handle:
         handle.write(b"garbage\n")
@@ -242,7 +243,7 @@ def test_last_line_that_is_not_a_record_refuses_appends(ledger):
         ledger.append(allowed())
 
 
-def test_head_failure_does_not_undo_a_written_record(tmp_path):
+def test_head_failure_does_not_undo_a_written_record(tmp_path: Path) -> None:
     root = tmp_path / "ws"
     root.mkdir()
     blocker = tmp_path / "not-a-dir"
@@ -253,7 +254,7 @@ def test_head_failure_does_not_undo_a_written_record(tmp_path):
     assert len(lines_of(ledger)) == 1
 
 
-def test_head_is_kept_outside_the_workspace(ledger, state_dir):
+def test_head_is_kept_outside_the_workspace(ledger: Ledger, state_dir: Path) -> None:
     ledger.append(allowed())
     written = ledger.append(allowed())
     assert ledger.head_path.startswith(str(state_dir) + os.sep)
@@ -269,7 +270,7 @@ def test_head_is_kept_outside_the_workspace(ledger, state_dir):
 # -- torn last line --------------------------------------------------------------------------
 
 
-def test_torn_tail_is_reported_then_repaired_by_the_next_append(ledger):
+def test_torn_tail_is_reported_then_repaired_by_the_next_append(ledger: Ledger) -> None:
     for n in range(4):
         ledger.append(allowed(n))
     good_size = os.path.getsize(ledger.path)
@@ -301,7 +302,7 @@ def test_torn_tail_is_reported_then_repaired_by_the_next_append(ledger):
     assert verify_ledger(ledger).ok
 
 
-def test_file_holding_only_a_torn_fragment(ledger):
+def test_file_holding_only_a_torn_fragment(ledger: Ledger) -> None:
     with open(ledger.path, "wb") as handle:
         handle.write(b'{"v":1,"se')
     result = ledger.tail()
@@ -315,7 +316,7 @@ def test_file_holding_only_a_torn_fragment(ledger):
 # -- bounded readers -------------------------------------------------------------------------
 
 
-def test_tail_returns_the_newest_records_oldest_first(ledger):
+def test_tail_returns_the_newest_records_oldest_first(ledger: Ledger) -> None:
     for n in range(30):
         ledger.append(allowed(n, intent_id="INT-001" if n % 3 else "INT-002"))
     result = ledger.tail(5)
@@ -328,14 +329,14 @@ def test_tail_returns_the_newest_records_oldest_first(ledger):
     assert ledger.tail(0).records == []
 
 
-def test_tail_of_a_missing_or_empty_ledger(ledger):
+def test_tail_of_a_missing_or_empty_ledger(ledger: Ledger) -> None:
     assert ledger.tail().records == []
     open(ledger.path, "wb").close()
     result = ledger.tail()
     assert result.records == [] and result.torn_tail is None and result.complete
 
 
-def test_tail_skips_lines_that_are_not_records(ledger):
+def test_tail_skips_lines_that_are_not_records(ledger: Ledger) -> None:
     ledger.append(allowed())
     with open(ledger.path, "ab") as handle:
         handle.write(b"not json\n[1]\n")
@@ -344,7 +345,7 @@ def test_tail_skips_lines_that_are_not_records(ledger):
 
 
 @pytest.fixture
-def big_ledger(ledger) -> Ledger:
+def big_ledger(ledger: Ledger) -> Ledger:
     """~6 MB of correctly chained records, written directly (appending would be slow)."""
     prev, out = EMPTY_HASH, []
     for seq in range(1, 20001):
@@ -363,7 +364,7 @@ def big_ledger(ledger) -> Ledger:
 
 
 @pytest.fixture
-def read_counter(monkeypatch):
+def read_counter(monkeypatch: pytest.MonkeyPatch):
     counted = {"bytes": 0, "calls": 0}
     real = ledger_io.read_at
 
@@ -377,7 +378,7 @@ def read_counter(monkeypatch):
     return counted
 
 
-def test_tail_reads_a_bounded_number_of_bytes(big_ledger, read_counter):
+def test_tail_reads_a_bounded_number_of_bytes(big_ledger: Ledger, read_counter: dict[str, int]) -> None:
     result = big_ledger.tail(20)
     assert [r["seq"] for r in result.records] == list(range(19981, 20001))
     assert read_counter["bytes"] == result.bytes_read <= 64 * 1024
@@ -385,7 +386,7 @@ def test_tail_reads_a_bounded_number_of_bytes(big_ledger, read_counter):
     assert read_counter["bytes"] < size / 50
 
 
-def test_tail_with_a_rare_predicate_stops_at_its_byte_budget(big_ledger, read_counter):
+def test_tail_with_a_rare_predicate_stops_at_its_byte_budget(big_ledger: Ledger, read_counter: dict[str, int]) -> None:
     result = big_ledger.tail(
         20, predicate=lambda r: r.get("intent_id") == "INT-OLD", max_bytes=300_000
     )
@@ -393,7 +394,7 @@ def test_tail_with_a_rare_predicate_stops_at_its_byte_budget(big_ledger, read_co
     assert read_counter["bytes"] == result.bytes_read == 300_000
 
 
-def test_recent_for_intent_is_bounded_and_filters(big_ledger, read_counter):
+def test_recent_for_intent_is_bounded_and_filters(big_ledger: Ledger, read_counter: dict[str, int]) -> None:
     result = big_ledger.recent_for_intent("INT-003", 20)
     assert len(result.records) == 20 and result.complete
     assert all(r["intent_id"] == "INT-003" for r in result.records)
@@ -406,7 +407,7 @@ def test_recent_for_intent_is_bounded_and_filters(big_ledger, read_counter):
     assert read_counter["bytes"] == 1024 * 1024
 
 
-def test_recent_for_intent_on_a_small_ledger_finds_everything(ledger):
+def test_recent_for_intent_on_a_small_ledger_finds_everything(ledger: Ledger) -> None:
     for n in range(10):
         ledger.append(allowed(n, intent_id="INT-A" if n % 2 else "INT-B"))
     result = ledger.recent_for_intent("INT-A", limit=3)
@@ -415,7 +416,7 @@ def test_recent_for_intent_on_a_small_ledger_finds_everything(ledger):
     assert ledger.recent_for_intent("INT-Z").complete
 
 
-def test_iter_records_streams_with_offsets(ledger):
+def test_iter_records_streams_with_offsets(ledger: Ledger) -> None:
     for n in range(5):
         ledger.append(allowed(n))
     with open(ledger.path, "ab") as handle:

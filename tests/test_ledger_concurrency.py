@@ -10,6 +10,9 @@ import subprocess
 import sys
 import textwrap
 import time
+from pathlib import Path
+
+import pytest
 
 from paw_tui.core.ledger.io import EMPTY_HASH
 from paw_tui.core.ledger.store import Ledger
@@ -39,7 +42,7 @@ WRITER = textwrap.dedent(
 )
 
 
-def test_eight_processes_append_500_each_at_once(tmp_path, monkeypatch):
+def test_eight_processes_append_500_each_at_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PAW_STATE_DIR", str(tmp_path / "state"))
     root = tmp_path / "ws"
     (root / ".orchestration").mkdir(parents=True)

@@ -7,6 +7,7 @@ import os
 import re
 import uuid
 from datetime import datetime
+from pathlib import Path
 
 import pytest
 from jsonschema import Draft202012Validator, FormatChecker
@@ -52,12 +53,12 @@ def validator() -> Draft202012Validator:
 
 
 @pytest.fixture(autouse=True)
-def state_dir(tmp_path, monkeypatch):
+def state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PAW_STATE_DIR", str(tmp_path / "state"))
 
 
 @pytest.fixture
-def ledger(tmp_path) -> Ledger:
+def ledger(tmp_path: Path) -> Ledger:
     root = tmp_path / "ws"
     (root / ".orchestration").mkdir(parents=True)
     ledger = Ledger.for_workspace(str(root), durable=False)
@@ -79,7 +80,7 @@ def ledger(tmp_path) -> Ledger:
     return ledger
 
 
-def test_one_valid_record_per_mutation_in_ledger_order(ledger, validator):
+def test_one_valid_record_per_mutation_in_ledger_order(ledger: Ledger, validator) -> None:
     traces = list(export_agent_trace(ledger))
     assert len(traces) == 4
     for trace in traces:
@@ -105,13 +106,13 @@ def test_one_valid_record_per_mutation_in_ledger_order(ledger, validator):
     assert "content_hash" not in first["files"][0]["conversations"][0]["ranges"][0]
 
 
-def test_unknown_ranges_are_an_empty_list_not_invented_lines(ledger):
+def test_unknown_ranges_are_an_empty_list_not_invented_lines(ledger: Ledger) -> None:
     second = list(export_agent_trace(ledger))[1]
     assert second["files"][0]["conversations"][0]["ranges"] == []
     assert second["metadata"]["dev.paw-tui"]["ranges_known"] is False
 
 
-def test_several_paths_absolute_paths_and_odd_intent_ids(ledger):
+def test_several_paths_absolute_paths_and_odd_intent_ids(ledger: Ledger) -> None:
     third = list(export_agent_trace(ledger))[2]
     assert [f["path"] for f in third["files"]] == ["m1.txt"]
     conversation = third["files"][0]["conversations"][0]
@@ -124,20 +125,20 @@ def test_several_paths_absolute_paths_and_odd_intent_ids(ledger):
     assert fourth["files"] == [] and "intent_id" not in fourth["metadata"]["dev.paw-tui"]
 
 
-def test_export_is_reproducible(ledger):
+def test_export_is_reproducible(ledger: Ledger) -> None:
     first = list(export_agent_trace(ledger))
     second = list(export_agent_trace(ledger))
     assert first == second
     assert len({trace["id"] for trace in first}) == len(first)
 
 
-def test_export_skips_broken_lines(ledger):
+def test_export_skips_broken_lines(ledger: Ledger) -> None:
     with open(ledger.path, "ab") as handle:
         handle.write(b"garbage\n" + b'{"v":1,"seq":9,"event":"mutation"')
     assert len(list(export_agent_trace(ledger))) == 4
 
 
-def test_schema_really_checks_formats_and_version(validator):
+def test_schema_really_checks_formats_and_version(validator) -> None:
     good = {"version": "0.1.0", "id": "6f1c2a9e-1b2c-4d3e-8f90-123456789abc",
             "timestamp": "2026-11-21T23:54:04.123Z", "files": []}  # fmt: skip
     assert validator.is_valid(good)
@@ -157,6 +158,6 @@ def test_schema_really_checks_formats_and_version(validator):
     )
 
 
-def test_intent_urn_encoding():
+def test_intent_urn_encoding() -> None:
     assert intent_urn("INT-001") == "urn:intent:INT-001"
     assert intent_urn("a b/é") == "urn:intent:a%20b%2F%C3%A9"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -14,12 +15,12 @@ from paw_tui.core.ledger.touched import rebuild_index, touched_files
 
 
 @pytest.fixture(autouse=True)
-def state_dir(tmp_path, monkeypatch):
+def state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PAW_STATE_DIR", str(tmp_path / "state"))
 
 
 @pytest.fixture
-def ledger(tmp_path) -> Ledger:
+def ledger(tmp_path: Path) -> Ledger:
     root = tmp_path / "ws"
     (root / ".orchestration").mkdir(parents=True)
     return Ledger.for_workspace(str(root), durable=False)
@@ -65,7 +66,7 @@ def populate(ledger: Ledger) -> None:
     ledger.append({"event": "mutation", "tool": "Write", "paths": ["no-intent.py"]})
 
 
-def test_incremental_index_equals_a_rebuild(ledger):
+def test_incremental_index_equals_a_rebuild(ledger: Ledger) -> None:
     populate(ledger)
     incremental = snapshot(ledger)
     assert ledger_index.index_status(ledger) == "complete"
@@ -81,7 +82,7 @@ def test_incremental_index_equals_a_rebuild(ledger):
     assert "content_hash" not in multi["m1"], "a hash shared by several paths is no file's hash"
 
 
-def test_touched_files_reports_unchanged_changed_deleted_and_unknown(ledger):
+def test_touched_files_reports_unchanged_changed_deleted_and_unknown(ledger: Ledger) -> None:
     populate(ledger)
     touched = {item.path: item for item in touched_files(ledger, "INT-001")}
     assert {path: item.status for path, item in touched.items()} == {
@@ -104,7 +105,7 @@ def test_touched_files_reports_unchanged_changed_deleted_and_unknown(ledger):
     assert touched_files(ledger, "INT-404") == []
 
 
-def test_index_started_late_is_partial_until_rebuilt(ledger):
+def test_index_started_late_is_partial_until_rebuilt(ledger: Ledger) -> None:
     populate(ledger)
     shutil.rmtree(ledger.cache_dir)
     mutation(ledger, "INT-001", "src/e.py", "e\n")
@@ -119,7 +120,7 @@ def test_index_started_late_is_partial_until_rebuilt(ledger):
     ]
 
 
-def test_a_new_ledger_starts_a_new_index(ledger):
+def test_a_new_ledger_starts_a_new_index(ledger: Ledger) -> None:
     populate(ledger)
     os.unlink(ledger.path)
     mutation(ledger, "INT-009", "z.py", "z\n")
@@ -128,7 +129,7 @@ def test_a_new_ledger_starts_a_new_index(ledger):
     assert ledger_index.index_status(ledger) == "complete"
 
 
-def test_safe_names_are_distinct_and_portable():
+def test_safe_names_are_distinct_and_portable() -> None:
     names = {
         ledger_index.safe_name(i)
         for i in ("INT-001", "int-001", "INT:001", "INT_001", "../x", ".hidden")
@@ -139,12 +140,12 @@ def test_safe_names_are_distinct_and_portable():
         assert all(ch.isalnum() or ch in "._-" for ch in name), name
 
 
-def test_rebuild_of_a_missing_ledger(ledger):
+def test_rebuild_of_a_missing_ledger(ledger: Ledger) -> None:
     assert rebuild_index(ledger) == 0
     assert ledger_index.index_status(ledger) == "complete"
 
 
-def test_index_log_is_compacted_and_survives_a_torn_entry(ledger):
+def test_index_log_is_compacted_and_survives_a_torn_entry(ledger: Ledger) -> None:
     for n in range(200):
         mutation(ledger, "INT-001", f"src/{n % 3}.py", f"v{n}\n")
     path = ledger_index.index_path(ledger, "INT-001")

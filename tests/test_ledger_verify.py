@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -17,14 +18,14 @@ from paw_tui.core.ledger.verify import verify as verify_ledger
 
 
 @pytest.fixture(autouse=True)
-def state_dir(tmp_path, monkeypatch):
+def state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     path = tmp_path / "state"
     monkeypatch.setenv("PAW_STATE_DIR", str(path))
     return path
 
 
 @pytest.fixture
-def ledger(tmp_path) -> Ledger:
+def ledger(tmp_path: Path) -> Ledger:
     root = tmp_path / "ws"
     (root / ".orchestration").mkdir(parents=True)
     return Ledger.for_workspace(str(root), durable=False)
@@ -59,7 +60,7 @@ def chained(records: list[dict[str, object]]) -> list[bytes]:
     return lines
 
 
-def test_intact_ledger(ledger):
+def test_intact_ledger(ledger: Ledger) -> None:
     fill(ledger, 25)
     result = verify(ledger)
     assert result.ok and result.records == 25 and result.last_seq == 25
@@ -69,14 +70,14 @@ def test_intact_ledger(ledger):
     assert verify_ledger(ledger).to_dict() == result.to_dict()
 
 
-def test_empty_and_missing_ledger(ledger):
+def test_empty_and_missing_ledger(ledger: Ledger) -> None:
     result = verify(ledger)
     assert result.ok and result.records == 0 and result.head_status == "missing"
     open(ledger.path, "wb").close()
     assert verify(ledger).ok
 
 
-def test_edited_byte_names_the_line_whose_bytes_no_longer_match(ledger):
+def test_edited_byte_names_the_line_whose_bytes_no_longer_match(ledger: Ledger) -> None:
     fill(ledger, 10)
     lines = read_lines(ledger)
     lines[4] = lines[4].replace(b'"src/4.py"', b'"src/X.py"')  # line 5, still valid JSON
@@ -89,7 +90,7 @@ def test_edited_byte_names_the_line_whose_bytes_no_longer_match(ledger):
     assert result.records == 10
 
 
-def test_line_that_is_not_json(ledger):
+def test_line_that_is_not_json(ledger: Ledger) -> None:
     fill(ledger, 6)
     lines = read_lines(ledger)
     lines[2] = lines[2][:-1]  # line 3 loses its closing brace
@@ -108,7 +109,7 @@ def test_line_that_is_not_json(ledger):
         (b"", "is not valid JSON"),
     ],
 )
-def test_other_invalid_lines(ledger, bad, reason):
+def test_other_invalid_lines(ledger: Ledger, bad, reason) -> None:
     fill(ledger, 3)
     lines = read_lines(ledger)
     lines.insert(1, bad)
@@ -118,7 +119,7 @@ def test_other_invalid_lines(ledger, bad, reason):
     assert result.records == 4
 
 
-def test_seq_gap_with_an_intact_chain(ledger):
+def test_seq_gap_with_an_intact_chain(ledger: Ledger) -> None:
     bodies = [
         {"v": 1, "seq": seq, "ts": "2026-01-01T00:00:00.000Z", "event": "tool_allowed"}
         for seq in (1, 2, 3, 5, 6)
@@ -130,7 +131,7 @@ def test_seq_gap_with_an_intact_chain(ledger):
     assert result.records == 5 and result.last_seq == 6
 
 
-def test_first_line_must_chain_to_the_empty_string(ledger):
+def test_first_line_must_chain_to_the_empty_string(ledger: Ledger) -> None:
     fill(ledger, 3)
     lines = read_lines(ledger)
     record = json.loads(lines[0])
@@ -141,7 +142,7 @@ def test_first_line_must_chain_to_the_empty_string(ledger):
     assert result.first_bad_line == 1 and "empty string" in str(result.reason)
 
 
-def test_whitespace_around_a_line_is_still_json(ledger):
+def test_whitespace_around_a_line_is_still_json(ledger: Ledger) -> None:
     bodies = [{"v": 1, "seq": seq, "ts": "t", "event": "e"} for seq in (1, 2)]
     lines = chained(bodies)
     lines[0] = lines[0] + b"  "  # its hash then differs: re-chain line 2 on the new bytes
@@ -150,7 +151,7 @@ def test_whitespace_around_a_line_is_still_json(ledger):
     assert verify(ledger).first_bad_line is None
 
 
-def test_removed_line_names_the_one_before_the_gap(ledger):
+def test_removed_line_names_the_one_before_the_gap(ledger: Ledger) -> None:
     fill(ledger, 8)
     lines = read_lines(ledger)
     del lines[3]  # line 4 gone: line 3's bytes no longer match the new line 4's prev
@@ -159,7 +160,7 @@ def test_removed_line_names_the_one_before_the_gap(ledger):
     assert result.first_bad_line == 3 and "prev of line 4" in str(result.reason)
 
 
-def test_torn_last_line(ledger):
+def test_torn_last_line(ledger: Ledger) -> None:
     fill(ledger, 4)
     with open(ledger.path, "ab") as handle:
         handle.write(b'{"v":1,"seq":5')
@@ -169,7 +170,7 @@ def test_torn_last_line(ledger):
     assert result.records == 4
 
 
-def test_first_bad_line_found_across_read_blocks(ledger):
+def test_first_bad_line_found_across_read_blocks(ledger: Ledger) -> None:
     bodies = [{"v": 1, "seq": seq, "ts": "2026-01-01T00:00:00.000Z", "event": "tool_allowed",
                "reason": "r" * 200} for seq in range(1, 12001)]  # fmt: skip
     lines = chained(bodies)  # ~3 MB: several 1 MiB blocks
@@ -187,7 +188,7 @@ def test_first_bad_line_found_across_read_blocks(ledger):
 # -- the head kept outside the workspace -----------------------------------------------------
 
 
-def test_cut_off_last_lines_are_detected_through_the_head(ledger, state_dir):
+def test_cut_off_last_lines_are_detected_through_the_head(ledger: Ledger, state_dir: Path) -> None:
     fill(ledger, 10)
     lines = read_lines(ledger)
     write_lines(ledger, lines[:8])  # the chain of what is left is perfect
@@ -199,7 +200,7 @@ def test_cut_off_last_lines_are_detected_through_the_head(ledger, state_dir):
     assert "truncated" in result.message
 
 
-def test_truncation_stays_reported_after_later_appends(ledger):
+def test_truncation_stays_reported_after_later_appends(ledger: Ledger) -> None:
     fill(ledger, 10)
     write_lines(ledger, read_lines(ledger)[:6])
     fill(ledger, 7)  # the file is now longer than before the cut, chain intact
@@ -212,7 +213,7 @@ def test_truncation_stays_reported_after_later_appends(ledger):
     assert [item["kind"] for item in incidents] == ["truncated"]
 
 
-def test_rewritten_last_line_is_detected_through_the_head(ledger):
+def test_rewritten_last_line_is_detected_through_the_head(ledger: Ledger) -> None:
     fill(ledger, 5)
     lines = read_lines(ledger)
     lines[-1] = lines[-1].replace(b'"allow"', b'"deny"')
@@ -224,7 +225,7 @@ def test_rewritten_last_line_is_detected_through_the_head(ledger):
     assert [item["kind"] for item in ledger.saved_head()["incidents"]] == ["rewritten"]
 
 
-def test_forged_rewrite_followed_by_extra_lines_is_caught_by_the_writer(ledger):
+def test_forged_rewrite_followed_by_extra_lines_is_caught_by_the_writer(ledger: Ledger) -> None:
     fill(ledger, 5)
     lines = read_lines(ledger)
     bodies = [json.loads(line) for line in lines]
@@ -241,7 +242,7 @@ def test_forged_rewrite_followed_by_extra_lines_is_caught_by_the_writer(ledger):
     assert result.first_bad_line is None and result.head_status == "rewritten"
 
 
-def test_head_behind_the_file_is_fine(ledger):
+def test_head_behind_the_file_is_fine(ledger: Ledger) -> None:
     fill(ledger, 3)
     last = read_lines(ledger)[-1]
     extra = json.dumps(
@@ -253,7 +254,7 @@ def test_head_behind_the_file_is_fine(ledger):
     assert result.ok and result.head_status == "behind"
 
 
-def test_missing_head_is_reported_but_not_a_failure(ledger, tmp_path):
+def test_missing_head_is_reported_but_not_a_failure(ledger: Ledger, tmp_path: Path) -> None:
     fill(ledger, 3)
     other = Ledger(
         ledger.path, workspace_root=ledger.workspace_root, state_dir=str(tmp_path / "elsewhere")
@@ -262,7 +263,7 @@ def test_missing_head_is_reported_but_not_a_failure(ledger, tmp_path):
     assert result.ok and result.head_status == "missing"
 
 
-def test_deleted_ledger_with_a_head_is_truncated(ledger):
+def test_deleted_ledger_with_a_head_is_truncated(ledger: Ledger) -> None:
     fill(ledger, 3)
     os.unlink(ledger.path)
     result = verify(ledger)
@@ -271,7 +272,7 @@ def test_deleted_ledger_with_a_head_is_truncated(ledger):
     assert ledger.saved_head()["incidents"][0]["kind"] == "truncated"
 
 
-def test_unreadable_head(ledger):
+def test_unreadable_head(ledger: Ledger) -> None:
     fill(ledger, 3)
     with open(ledger.head_path, "r+b") as handle:
         data = handle.read()
@@ -285,7 +286,7 @@ def test_unreadable_head(ledger):
     assert result.head_status == "unreadable" and "head_unreadable" in str(result.head_detail)
 
 
-def test_a_torn_head_slot_falls_back_to_the_other_slot(ledger):
+def test_a_torn_head_slot_falls_back_to_the_other_slot(ledger: Ledger) -> None:
     fill(ledger, 4)
     with open(ledger.head_path, "r+b") as handle:
         data = bytearray(handle.read())
@@ -299,7 +300,7 @@ def test_a_torn_head_slot_falls_back_to_the_other_slot(ledger):
     assert verify(ledger).head_status == "ok"
 
 
-def test_directory_in_place_of_the_ledger(ledger):
+def test_directory_in_place_of_the_ledger(ledger: Ledger) -> None:
     os.makedirs(ledger.path)
     with pytest.raises(LedgerError, match="directory"):
         verify(ledger)
@@ -312,7 +313,7 @@ def test_directory_in_place_of_the_ledger(ledger):
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(data=st.data())
-def test_any_changed_byte_is_detected_at_its_line_or_the_one_before(tmp_path_factory, data):
+def test_any_changed_byte_is_detected_at_its_line_or_the_one_before(tmp_path_factory: pytest.TempPathFactory, data) -> None:
     """Changing one byte of line k is reported at line k (its bytes, JSON or seq), at line
     k - 1 (when the byte was in k's own prev), or, for the last line, by the head."""
     root = tmp_path_factory.mktemp("ws")

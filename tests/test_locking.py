@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -13,7 +14,7 @@ from paw_tui.core.errors import PawError
 from paw_tui.core.support.locking import FileLock, LockError, LockTimeout
 
 
-def test_acquire_release_and_reacquire(tmp_path):
+def test_acquire_release_and_reacquire(tmp_path: Path) -> None:
     path = str(tmp_path / "a.lock")
     lock = FileLock(path, timeout=0)
     assert not lock.locked
@@ -28,13 +29,13 @@ def test_acquire_release_and_reacquire(tmp_path):
     assert os.path.exists(path), "the lock file is never deleted"
 
 
-def test_creates_missing_parent_directories(tmp_path):
+def test_creates_missing_parent_directories(tmp_path: Path) -> None:
     path = str(tmp_path / "deep" / "er" / "x.lock")
     with FileLock(path):
         assert os.path.isfile(path)
 
 
-def test_second_holder_times_out_naming_the_lock_file(tmp_path):
+def test_second_holder_times_out_naming_the_lock_file(tmp_path: Path) -> None:
     path = str(tmp_path / "busy.lock")
     with FileLock(path):
         contender = FileLock(path, timeout=0.05)
@@ -50,13 +51,13 @@ def test_second_holder_times_out_naming_the_lock_file(tmp_path):
         pass
 
 
-def test_acquire_twice_on_one_object_is_an_error(tmp_path):
+def test_acquire_twice_on_one_object_is_an_error(tmp_path: Path) -> None:
     lock = FileLock(str(tmp_path / "x.lock"))
     with lock, pytest.raises(LockError):
         lock.acquire()
 
 
-def test_unopenable_lock_file_is_a_lock_error(tmp_path):
+def test_unopenable_lock_file_is_a_lock_error(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
     path = str(blocker / "x.lock")
@@ -66,7 +67,7 @@ def test_unopenable_lock_file_is_a_lock_error(tmp_path):
     assert path in str(caught.value)
 
 
-def test_exception_inside_the_block_releases(tmp_path):
+def test_exception_inside_the_block_releases(tmp_path: Path) -> None:
     path = str(tmp_path / "x.lock")
     with pytest.raises(RuntimeError), FileLock(path):
         raise RuntimeError("boom")
@@ -87,7 +88,7 @@ HOLDER = textwrap.dedent(
 )
 
 
-def test_excludes_another_process_and_is_freed_when_it_dies(tmp_path):
+def test_excludes_another_process_and_is_freed_when_it_dies(tmp_path: Path) -> None:
     path = str(tmp_path / "x.lock")
     holder = subprocess.Popen(
         [sys.executable, "-c", HOLDER, path],

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import anyio
 import pytest
@@ -31,6 +32,9 @@ from mcp import Client, StdioServerParameters
 
 from paw_tui.mcp_server import PawMcp, build_server
 
+if TYPE_CHECKING:
+    from conftest import Workspace
+
 AGENT = "PAW-02B Impl Planner"
 TOOLS = {
     "paw_get_context": ["feature_slug", "agent_name"],
@@ -40,7 +44,7 @@ TOOLS = {
 }
 
 
-def text_of(result) -> str:  # type: ignore[no-untyped-def]
+def text_of(result) -> str:
     assert len(result.content) == 1
     return result.content[0].text
 
@@ -169,8 +173,8 @@ def test_hooked_server_over_stdio_only_validates(root: Path) -> None:
 # -- in process ----------------------------------------------------------------------------------------
 
 
-def call(paw: PawMcp, tool: str, arguments: dict[str, object] | None = None):  # type: ignore[no-untyped-def]
-    async def scenario():  # type: ignore[no-untyped-def]
+def call(paw: PawMcp, tool: str, arguments: dict[str, object] | None = None):
+    async def scenario():
         async with Client(build_server(paw)) as client:
             return await client.call_tool(tool, arguments or {})
 
@@ -261,14 +265,14 @@ def test_plain_select_locks_one_session_per_server(root: Path) -> None:
     assert not call(other, "select_active_intent", {"intent_id": "INT-007"}).is_error
 
 
-def test_plain_select_with_approval_required(ws) -> None:  # type: ignore[no-untyped-def]
+def test_plain_select_with_approval_required(ws: Workspace) -> None:
     root = write_workspace(ws.root, governance="approval: required\n")
     result = call(plain(root), "select_active_intent", {"intent_id": "INT-002"})
     assert not result.is_error
     assert text_of(result) == "Intent selection INT-002 awaits human approval."
 
 
-def test_select_while_the_registry_is_invalid(ws) -> None:  # type: ignore[no-untyped-def]
+def test_select_while_the_registry_is_invalid(ws: Workspace) -> None:
     root = write_workspace(ws.root, "active_intents:\n  - id: A\n    status: DONE\n")
     for paw in (plain(root), plain(root, hooked=True)):
         result = call(paw, "select_active_intent", {"intent_id": "A"})
@@ -278,7 +282,7 @@ def test_select_while_the_registry_is_invalid(ws) -> None:  # type: ignore[no-un
         )
 
 
-def test_hooked_select_reports_what_the_gate_decided(ws) -> None:  # type: ignore[no-untyped-def]
+def test_hooked_select_reports_what_the_gate_decided(ws: Workspace) -> None:
     root = write_workspace(ws.root, governance="approval: required\n")
     hooked = plain(root, hooked=True)
     # The gate performed the selection for the client's session; it now awaits approval.

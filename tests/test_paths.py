@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -20,7 +21,7 @@ needs_symlinks = pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symli
 
 
 @pytest.fixture()
-def root(tmp_path):
+def root(tmp_path: Path):
     """A workspace root with a ``src/auth`` tree, beside an ``outside`` directory."""
     workspace = tmp_path / "ws"
     (workspace / "src" / "auth").mkdir(parents=True)
@@ -34,27 +35,27 @@ def rel(path: str, root: str, cwd: str | None = None) -> str | None:
     return resolve_path(path, root, cwd=cwd).relative
 
 
-def test_relative_path_is_joined_to_the_cwd(root):
+def test_relative_path_is_joined_to_the_cwd(root: str) -> None:
     assert rel("src/auth/login.py", root, cwd=root) == "src/auth/login.py"
 
 
-def test_relative_path_against_a_subdirectory_cwd(root):
+def test_relative_path_against_a_subdirectory_cwd(root: str) -> None:
     cwd = os.path.join(root, "src")
     assert rel("auth/login.py", root, cwd=cwd) == "src/auth/login.py"
     assert rel("../README.md", root, cwd=cwd) == "README.md"
     assert rel("./auth/../auth/new.py", root, cwd=cwd) == "src/auth/new.py"
 
 
-def test_cwd_defaults_to_the_process_cwd(root, monkeypatch):
+def test_cwd_defaults_to_the_process_cwd(root: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(os.path.join(root, "src"))
     assert rel("auth/x.py", root) == "src/auth/x.py"
 
 
-def test_absolute_path_inside_the_root(root):
+def test_absolute_path_inside_the_root(root: str) -> None:
     assert rel(os.path.join(root, "src", "auth", "login.py"), root, cwd="/") == "src/auth/login.py"
 
 
-def test_the_root_itself_is_the_empty_relative_path(root):
+def test_the_root_itself_is_the_empty_relative_path(root: str) -> None:
     resolved = resolve_path(root, root)
     assert resolved.relative == ""
     assert resolved.inside
@@ -63,7 +64,7 @@ def test_the_root_itself_is_the_empty_relative_path(root):
     assert rel("src/..", root, cwd=root) == ""
 
 
-def test_dotdot_escape_is_outside(root):
+def test_dotdot_escape_is_outside(root: str) -> None:
     resolved = resolve_path("src/../../outside/secret.txt", root, cwd=root)
     assert resolved.relative is None
     assert not resolved.inside
@@ -72,28 +73,28 @@ def test_dotdot_escape_is_outside(root):
     assert rel("../x", root, cwd=root) is None
 
 
-def test_dotdot_that_stays_inside_is_fine(root):
+def test_dotdot_that_stays_inside_is_fine(root: str) -> None:
     assert rel("src/auth/../../src/auth/login.py", root, cwd=root) == "src/auth/login.py"
 
 
-def test_absolute_path_outside_the_root(root):
+def test_absolute_path_outside_the_root(root: str) -> None:
     resolved = resolve_path("/etc/passwd", root, cwd=root)
     assert resolved.relative is None
     assert resolved.absolute == os.path.realpath("/etc/passwd")
 
 
-def test_a_sibling_with_the_root_as_name_prefix_is_outside(root):
+def test_a_sibling_with_the_root_as_name_prefix_is_outside(root: str) -> None:
     sibling = root + "2"
     os.mkdir(sibling)
     assert rel(os.path.join(sibling, "f.txt"), root) is None
 
 
-def test_windows_backslashes_become_slashes(root):
+def test_windows_backslashes_become_slashes(root: str) -> None:
     assert rel("src\\auth\\x.py", root, cwd=root) == "src/auth/x.py"
     assert rel("src\\auth\\..\\..\\..\\outside\\secret.txt", root, cwd=root) is None
 
 
-def test_tilde_is_expanded_with_home(root, tmp_path, monkeypatch):
+def test_tilde_is_expanded_with_home(root: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HOME", root)
     monkeypatch.setenv("USERPROFILE", root)
     assert rel("~/src/auth/x.py", root, cwd="/") == "src/auth/x.py"
@@ -103,22 +104,22 @@ def test_tilde_is_expanded_with_home(root, tmp_path, monkeypatch):
     assert rel("~/secret.txt", root, cwd=root) is None
 
 
-def test_tilde_inside_a_path_is_a_name(root):
+def test_tilde_inside_a_path_is_a_name(root: str) -> None:
     assert rel("src/~/x", root, cwd=root) == "src/~/x"
 
 
-def test_nonexistent_deep_path(root):
+def test_nonexistent_deep_path(root: str) -> None:
     assert rel("a/b/c/d/e/f.txt", root, cwd=root) == "a/b/c/d/e/f.txt"
     assert rel("a/b/../c/./d//e.txt", root, cwd=root) == "a/c/d/e.txt"
 
 
-def test_trailing_slash_and_duplicate_slashes_are_dropped(root):
+def test_trailing_slash_and_duplicate_slashes_are_dropped(root: str) -> None:
     assert rel("src/auth/", root, cwd=root) == "src/auth"
     assert rel("src//auth///login.py", root, cwd=root) == "src/auth/login.py"
 
 
 @needs_symlinks
-def test_symlink_inside_pointing_outside_is_outside(root, tmp_path):
+def test_symlink_inside_pointing_outside_is_outside(root: str, tmp_path: Path) -> None:
     os.symlink(str(tmp_path / "outside"), os.path.join(root, "src", "link"))
     resolved = resolve_path("src/link/secret.txt", root, cwd=root)
     assert resolved.relative is None
@@ -128,13 +129,13 @@ def test_symlink_inside_pointing_outside_is_outside(root, tmp_path):
 
 
 @needs_symlinks
-def test_symlinked_file_pointing_outside_is_outside(root, tmp_path):
+def test_symlinked_file_pointing_outside_is_outside(root: str, tmp_path: Path) -> None:
     os.symlink(str(tmp_path / "outside" / "secret.txt"), os.path.join(root, "notes.txt"))
     assert rel("notes.txt", root, cwd=root) is None
 
 
 @needs_symlinks
-def test_dangling_symlink_resolves_to_its_target(root, tmp_path):
+def test_dangling_symlink_resolves_to_its_target(root: str, tmp_path: Path) -> None:
     os.symlink(str(tmp_path / "outside" / "not-yet.txt"), os.path.join(root, "dangling"))
     assert rel("dangling", root, cwd=root) is None
     os.symlink("src/auth/new.py", os.path.join(root, "dangling-in"))
@@ -142,7 +143,7 @@ def test_dangling_symlink_resolves_to_its_target(root, tmp_path):
 
 
 @needs_symlinks
-def test_symlinked_directory_inside_the_root(root):
+def test_symlinked_directory_inside_the_root(root: str) -> None:
     os.mkdir(os.path.join(root, "docs"))
     os.symlink(os.path.join(root, "src", "auth"), os.path.join(root, "docs", "auth-alias"))
     assert rel("docs/auth-alias/login.py", root, cwd=root) == "src/auth/login.py"
@@ -150,7 +151,7 @@ def test_symlinked_directory_inside_the_root(root):
 
 
 @needs_symlinks
-def test_symlink_is_followed_before_dotdot(root):
+def test_symlink_is_followed_before_dotdot(root: str) -> None:
     # link -> src/auth, so link/.. is src (the kernel's reading), not the root
     os.symlink(os.path.join(root, "src", "auth"), os.path.join(root, "link"))
     assert rel("link/../other.py", root, cwd=root) == "src/other.py"
@@ -160,7 +161,7 @@ def test_symlink_is_followed_before_dotdot(root):
 
 
 @needs_symlinks
-def test_symlink_dotdot_can_escape(root, tmp_path):
+def test_symlink_dotdot_can_escape(root: str, tmp_path: Path) -> None:
     deep = tmp_path / "outside" / "a" / "b"
     deep.mkdir(parents=True)
     os.symlink(str(deep), os.path.join(root, "up"))
@@ -169,7 +170,7 @@ def test_symlink_dotdot_can_escape(root, tmp_path):
 
 
 @needs_symlinks
-def test_root_given_through_a_symlink(root, tmp_path):
+def test_root_given_through_a_symlink(root: str, tmp_path: Path) -> None:
     alias = str(tmp_path / "alias")
     os.symlink(root, alias)
     assert rel(os.path.join(alias, "src", "x.py"), alias) == "src/x.py"
@@ -178,14 +179,14 @@ def test_root_given_through_a_symlink(root, tmp_path):
 
 
 @needs_symlinks
-def test_symlink_loop_does_not_hang(root):
+def test_symlink_loop_does_not_hang(root: str) -> None:
     os.symlink("loop-b", os.path.join(root, "loop-a"))
     os.symlink("loop-a", os.path.join(root, "loop-b"))
     resolved = resolve_path("loop-a/x", root, cwd=root)
     assert resolved.relative is not None
 
 
-def test_nul_byte_is_rejected(root):
+def test_nul_byte_is_rejected(root: str) -> None:
     with pytest.raises(PathError, match="NUL byte") as caught:
         resolve_path("src/a\x00b.py", root, cwd=root)
     assert isinstance(caught.value, ValidationError)
@@ -198,7 +199,7 @@ def test_nul_byte_is_rejected(root):
         resolve_path("x", "/tmp\x00ws")
 
 
-def test_empty_and_non_string_paths_are_rejected(root):
+def test_empty_and_non_string_paths_are_rejected(root: str) -> None:
     with pytest.raises(PathError, match="path is empty"):
         resolve_path("", root)
     with pytest.raises(PathError, match="must be a string, not int"):
@@ -207,12 +208,12 @@ def test_empty_and_non_string_paths_are_rejected(root):
         resolve_path(b"x", root)  # type: ignore[arg-type]
 
 
-def test_root_is_real_skips_resolving_the_root(root):
+def test_root_is_real_skips_resolving_the_root(root: str) -> None:
     real = real_root(root)
     assert resolve_path("src/x", real, cwd=real, root_is_real=True).relative == "src/x"
 
 
-def test_relative_to_root_helper():
+def test_relative_to_root_helper() -> None:
     assert relative_to_root("/a/b", "/a/b") == ""
     assert relative_to_root("/a/b/c/d", "/a/b") == "c/d"
     assert relative_to_root("/a/bc", "/a/b") is None
@@ -220,11 +221,11 @@ def test_relative_to_root_helper():
     assert relative_to_root("/x/y", "/") == "x/y"
 
 
-def test_absolute_path_does_not_resolve(root):
+def test_absolute_path_does_not_resolve(root: str) -> None:
     assert absolute_path("a\\..\\b", cwd=root) == os.path.join(root, "a/../b")
 
 
-def test_resolved_path_value(root):
+def test_resolved_path_value(root: str) -> None:
     resolved = resolve_path("src/x", root, cwd=root)
     assert resolved == ResolvedPath("src/x", os.path.join(real_root(root), "src", "x"), "src/x")
     assert resolved.to_dict()["inside"] is True

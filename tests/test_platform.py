@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from paw_tui.core.workspace.platform import (
@@ -137,7 +139,7 @@ def test_other_unix() -> None:
         ({"WSL_DISTRO_NAME": "  "}, PLAIN_KERNEL, False),
     ],
 )
-def test_wsl_detection(environ, proc, expected):  # type: ignore[no-untyped-def]
+def test_wsl_detection(environ, proc, expected) -> None:
     p = probe("linux", environ, proc)
     assert is_wsl(p) is expected
     assert platform_name(p) == ("wsl" if expected else "linux")
@@ -212,7 +214,7 @@ def test_not_wsl_never_looks_at_windows_profiles() -> None:
 
 
 @pytest.mark.parametrize("system", ["linux", "darwin", "win32"])
-def test_paw_user_home_bypasses_detection(system):  # type: ignore[no-untyped-def]
+def test_paw_user_home_bypasses_detection(system) -> None:
     p = probe(
         system,
         {
@@ -243,6 +245,6 @@ def test_paw_user_home_beats_a_wsl_windows_profile() -> None:
     assert user_instructions_dir(p) == "/x/home/.paw/instructions"
 
 
-def test_default_probe_reads_the_process_environment(monkeypatch, tmp_path):  # type: ignore[no-untyped-def]
+def test_default_probe_reads_the_process_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("PAW_USER_HOME", str(tmp_path / "h"))
     assert user_instructions_dir(PlatformProbe()) == str(tmp_path / "h" / ".paw" / "instructions")

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import anyio
+import pytest
 from gatekit import (
     claude_payload,
     gate,
@@ -93,7 +94,7 @@ def test_no_guidance_without_an_instructions_file(root: Path) -> None:
     assert result.out == ""
 
 
-def test_prompt_context_carries_tool_defaults_and_the_supervisor(root: Path, capsys) -> None:
+def test_prompt_context_carries_tool_defaults_and_the_supervisor(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
     write_workspace(root, governance="tool_defaults:\n  run_query:\n    limit: 100\n")
     assert main(["prompt", "--supervisor", "Keep changes small.", "--workspace", str(root)]) == 0
     context = _prompt(root, "s9", "hello")
@@ -112,7 +113,7 @@ def test_prompt_context_carries_tool_defaults_and_the_supervisor(root: Path, cap
     capsys.readouterr()
 
 
-def test_prompt_json_lists_layers_in_order(root: Path, capsys) -> None:
+def test_prompt_json_lists_layers_in_order(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
     select(root, "s1", "INT-001")
     assert main(["prompt", "--supervisor", "Be careful.", "--workspace", str(root)]) == 0
     capsys.readouterr()
@@ -127,12 +128,12 @@ def test_prompt_json_lists_layers_in_order(root: Path, capsys) -> None:
     assert "Active intent: INT-001" in layers[0]["text"]
 
 
-def test_prompt_needs_a_session_to_print(root: Path, capsys) -> None:
+def test_prompt_needs_a_session_to_print(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["prompt", "--workspace", str(root)]) == 2
     assert "--session" in capsys.readouterr().err
 
 
-def test_mcp_get_handoff_context(root: Path, monkeypatch) -> None:
+def test_mcp_get_handoff_context(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from mcp import Client
 
     from paw_tui.mcp_server import PawMcp, build_server

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -44,7 +45,7 @@ DESIGN_SCOPE = ["src/auth/**", "tests/auth/**", "!src/auth/legacy/**"]
 
 
 @pytest.fixture()
-def root(tmp_path):
+def root(tmp_path: Path):
     workspace = tmp_path / "ws"
     for sub in (
         "src/auth/legacy",
@@ -87,22 +88,22 @@ def decide(patterns: list[str], path: str) -> tuple[bool | None, int | None]:
         ("\\#x", "/\\#x"),
     ],
 )
-def test_anchor_pattern(written, anchored):
+def test_anchor_pattern(written, anchored) -> None:
     assert anchor_pattern(written) == anchored
 
 
-def test_star_md_is_root_level_only():
+def test_star_md_is_root_level_only() -> None:
     assert decide(["*.md"], "README.md") == (True, 0)
     assert decide(["*.md"], "docs/x.md") == (None, None)
 
 
-def test_globstar_md_is_any_depth():
+def test_globstar_md_is_any_depth() -> None:
     assert decide(["**/*.md"], "README.md") == (True, 0)
     assert decide(["**/*.md"], "docs/deep/x.md") == (True, 0)
     assert decide(["**/*.md"], "docs/x.py") == (None, None)
 
 
-def test_directory_pattern_is_anchored():
+def test_directory_pattern_is_anchored() -> None:
     assert decide(["build/"], "build/x.o") == (True, 0)
     assert decide(["build/"], "build/deep/x.o") == (True, 0)
     assert decide(["build/"], "src/build/x") == (None, None)
@@ -110,19 +111,19 @@ def test_directory_pattern_is_anchored():
     assert decide(["build/"], "build") == (None, None)
 
 
-def test_name_without_slash_is_that_root_entry_and_below():
+def test_name_without_slash_is_that_root_entry_and_below() -> None:
     assert decide(["docs"], "docs") == (True, 0)
     assert decide(["docs"], "docs/x.md") == (True, 0)
     assert decide(["docs"], "src/docs/x.md") == (None, None)
     assert decide(["docs"], "docs2") == (None, None)
 
 
-def test_double_star_owns_everything():
+def test_double_star_owns_everything() -> None:
     for path in ("a", "a/b/c.txt", ".hidden", "x/.y/z"):
         assert decide(["**"], path) == (True, 0)
 
 
-def test_single_star_and_question_mark_stay_in_one_segment():
+def test_single_star_and_question_mark_stay_in_one_segment() -> None:
     assert decide(["src/*.py"], "src/a.py") == (True, 0)
     assert decide(["src/*.py"], "src/a/b.py") == (None, None)
     assert decide(["src/a?.py"], "src/ab.py") == (True, 0)
@@ -130,13 +131,13 @@ def test_single_star_and_question_mark_stay_in_one_segment():
     assert decide(["src/a?.py"], "src/a/.py") == (None, None)
 
 
-def test_inner_globstar():
+def test_inner_globstar() -> None:
     assert decide(["src/**/test_*.py"], "src/test_a.py") == (True, 0)
     assert decide(["src/**/test_*.py"], "src/x/y/test_a.py") == (True, 0)
     assert decide(["src/**/test_*.py"], "tests/test_a.py") == (None, None)
 
 
-def test_brackets():
+def test_brackets() -> None:
     assert decide(["[ab].txt"], "a.txt") == (True, 0)
     assert decide(["[!ab].txt"], "a.txt") == (None, None)
     assert decide(["[!ab].txt"], "c.txt") == (True, 0)
@@ -145,21 +146,21 @@ def test_brackets():
 # -- exclusion and order ---------------------------------------------------------------------
 
 
-def test_exclusion_after_inclusion():
+def test_exclusion_after_inclusion() -> None:
     assert decide(DESIGN_SCOPE, "src/auth/jwt.py") == (True, 0)
     assert decide(DESIGN_SCOPE, "src/auth/legacy/basic.py") == (False, 2)
     assert decide(DESIGN_SCOPE, "tests/auth/test_jwt.py") == (True, 1)
     assert decide(DESIGN_SCOPE, "src/other/x.py") == (None, None)
 
 
-def test_last_matching_pattern_wins():
+def test_last_matching_pattern_wins() -> None:
     assert decide(["!src/legacy/**", "src/**"], "src/legacy/x.py") == (True, 1)
     reincluded = ["src/**", "!src/legacy/**", "src/legacy/keep.py"]
     assert decide(reincluded, "src/legacy/keep.py") == (True, 2)
     assert decide(reincluded, "src/legacy/drop.py") == (False, 1)
 
 
-def test_excluding_a_directory_by_name_does_not_exclude_its_files():
+def test_excluding_a_directory_by_name_does_not_exclude_its_files() -> None:
     # GitIgnoreSpec's directory priority: "!src/build" matches src/build/x only through its
     # directory group, and a file-level match ("src/**") beats a directory-level one.
     patterns = ["src/**", "!src/build"]
@@ -168,14 +169,14 @@ def test_excluding_a_directory_by_name_does_not_exclude_its_files():
     assert decide(["src/**", "!src/build/**"], "src/build/x.o") == (False, 1)
 
 
-def test_directory_match_yields_to_a_file_match_even_when_earlier():
+def test_directory_match_yields_to_a_file_match_even_when_earlier() -> None:
     patterns = ["build/", "!build/keep.txt"]
     assert decide(patterns, "build/keep.txt") == (False, 1)
     assert decide(patterns, "build/other.txt") == (True, 0)
     assert decide(["!build/keep.txt", "build/"], "build/keep.txt") == (False, 0)
 
 
-def test_match_normalises_like_pathspec():
+def test_match_normalises_like_pathspec() -> None:
     compiled = compile_scope(["src/**"])
     assert compiled.match("/src/x") == (True, 0)
     assert compiled.match("./src/x") == (True, 0)
@@ -203,7 +204,7 @@ def test_match_normalises_like_pathspec():
         (7, "must be a string, not int"),
     ],
 )
-def test_invalid_pattern_names_index_and_text(pattern, reason):
+def test_invalid_pattern_names_index_and_text(pattern, reason) -> None:
     with pytest.raises(ScopePatternError) as caught:
         compile_scope(["src/**", "docs/**", pattern])
     error = caught.value
@@ -216,24 +217,24 @@ def test_invalid_pattern_names_index_and_text(pattern, reason):
     assert str(error).endswith(".")
 
 
-def test_invalid_pattern_label():
+def test_invalid_pattern_label() -> None:
     with pytest.raises(ScopePatternError, match=r"^Invalid protected pattern 0 '\[': "):
         compile_scope(["["], label="protected")
 
 
-def test_escaped_hash_and_bang_are_literal():
+def test_escaped_hash_and_bang_are_literal() -> None:
     assert decide(["\\#notes"], "#notes") == (True, 0)
     assert decide(["\\!x"], "!x") == (True, 0)
 
 
-def test_empty_scope_owns_nothing():
+def test_empty_scope_owns_nothing() -> None:
     assert compile_scope([]).match("x") == (None, None)
 
 
 # -- the compiled form -----------------------------------------------------------------------
 
 
-def test_json_round_trip():
+def test_json_round_trip() -> None:
     compiled = compile_scope(DESIGN_SCOPE + ["*.md", "build/", "docs", "**"])
     text = compiled.to_json()
     data = json.loads(text)
@@ -272,12 +273,12 @@ def test_json_round_trip():
         ),
     ],
 )
-def test_malformed_cache_is_refused(text):
+def test_malformed_cache_is_refused(text) -> None:
     with pytest.raises(ScopeCacheError, match="^Compiled scope: "):
         CompiledScope.from_json(text)
 
 
-def test_cache_entry_without_needs_is_refused():
+def test_cache_entry_without_needs_is_refused() -> None:
     data = compile_scope(["*.md"]).to_dict()
     del data["entries"][0]["needs"]  # type: ignore[index]
     with pytest.raises(ScopeCacheError, match="entry 0 is malformed"):
@@ -299,7 +300,7 @@ def test_cache_entry_without_needs_is_refused():
         ("/", ("regex", "")),
     ],
 )
-def test_classify_regex(source, expected):
+def test_classify_regex(source, expected) -> None:
     assert classify_regex(source) == expected
 
 
@@ -318,11 +319,11 @@ def test_classify_regex(source, expected):
         ("(?P<ps_d>/)", ()),
     ],
 )
-def test_required_runs(source, runs):
+def test_required_runs(source, runs) -> None:
     assert required_runs(source) == runs
 
 
-def test_ignore_case_scope():
+def test_ignore_case_scope() -> None:
     compiled = compile_scope(["secrets/**", "*.PEM"], ignore_case=True)
     assert compiled.match("SECRETS/a") == (True, 0)
     assert compiled.match("key.pem") == (True, 1)
@@ -333,7 +334,7 @@ def test_ignore_case_scope():
 # -- the checker -----------------------------------------------------------------------------
 
 
-def test_deny_message_is_exact(root):
+def test_deny_message_is_exact(root: str) -> None:
     decision = checker(root, DESIGN_SCOPE).check("src/other/x.py", cwd=root)
     assert decision.message == (
         "Scope Violation: INT-001 is not authorized to edit src/other/x.py. "
@@ -342,12 +343,12 @@ def test_deny_message_is_exact(root):
     assert decision.message == scope_violation_message("INT-001", "src/other/x.py", DESIGN_SCOPE)
 
 
-def test_render_patterns():
+def test_render_patterns() -> None:
     assert render_patterns(["a/**", "!a/b/**"]) == "a/**, !a/b/**"
     assert render_patterns([]) == "(none)"
 
 
-def test_allowed_decision(root):
+def test_allowed_decision(root: str) -> None:
     decision = checker(root, DESIGN_SCOPE).check("src/auth/jwt.py", cwd=root)
     assert decision.allowed
     assert decision.kind == ALLOWED
@@ -358,7 +359,7 @@ def test_allowed_decision(root):
     assert decision.to_dict()["allowed"] is True
 
 
-def test_excluded_decision(root):
+def test_excluded_decision(root: str) -> None:
     decision = checker(root, DESIGN_SCOPE).check("src/auth/legacy/basic.py", cwd=root)
     assert not decision.allowed
     assert decision.kind == EXCLUDED
@@ -367,14 +368,14 @@ def test_excluded_decision(root):
     assert "excluded by owned_scope pattern 2 '!src/auth/legacy/**'" in decision.detail
 
 
-def test_out_of_scope_decision(root):
+def test_out_of_scope_decision(root: str) -> None:
     decision = checker(root, DESIGN_SCOPE).check("README.md", cwd=root)
     assert decision.kind == OUT_OF_SCOPE
     assert (decision.index, decision.pattern) == (None, None)
     assert decision.message == scope_violation_message("INT-001", "README.md", DESIGN_SCOPE)
 
 
-def test_outside_root_decision_names_the_absolute_path(root, tmp_path):
+def test_outside_root_decision_names_the_absolute_path(root: str, tmp_path: Path) -> None:
     decision = checker(root, ["**"]).check("../outside/x.txt", cwd=root)
     target = os.path.realpath(str(tmp_path / "outside" / "x.txt"))
     assert decision.kind == OUTSIDE_ROOT
@@ -383,26 +384,26 @@ def test_outside_root_decision_names_the_absolute_path(root, tmp_path):
     assert checker(root, ["**"]).check("/etc/passwd").kind == OUTSIDE_ROOT
 
 
-def test_relative_path_against_a_subdirectory_cwd(root):
+def test_relative_path_against_a_subdirectory_cwd(root: str) -> None:
     check = checker(root, DESIGN_SCOPE)
     assert check.check("auth/jwt.py", cwd=os.path.join(root, "src")).allowed
     assert check.check("../tests/auth/t.py", cwd=os.path.join(root, "src")).allowed
     assert not check.check("jwt.py", cwd=os.path.join(root, "src")).allowed
 
 
-def test_dotdot_cannot_bypass(root):
+def test_dotdot_cannot_bypass(root: str) -> None:
     check = checker(root, ["src/**"])
     assert check.check("src/../README.md", cwd=root).kind == OUT_OF_SCOPE
     assert check.check("src/../../x", cwd=root).kind == OUTSIDE_ROOT
 
 
-def test_windows_backslashes(root):
+def test_windows_backslashes(root: str) -> None:
     check = checker(root, DESIGN_SCOPE)
     assert check.check("src\\auth\\x.py", cwd=root).allowed
     assert check.check("src\\auth\\legacy\\x.py", cwd=root).kind == EXCLUDED
 
 
-def test_tilde_expansion(root, monkeypatch):
+def test_tilde_expansion(root: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HOME", os.path.join(root, "src"))
     monkeypatch.setenv("USERPROFILE", os.path.join(root, "src"))
     check = checker(root, DESIGN_SCOPE)
@@ -410,26 +411,26 @@ def test_tilde_expansion(root, monkeypatch):
     assert decision.allowed and decision.path == "src/auth/x.py"
 
 
-def test_nonexistent_deep_paths_are_checked_like_writes(root):
+def test_nonexistent_deep_paths_are_checked_like_writes(root: str) -> None:
     check = checker(root, DESIGN_SCOPE)
     assert check.check("src/auth/new/deep/dir/file.py", cwd=root).allowed
     assert check.check("src/new/deep/file.py", cwd=root).kind == OUT_OF_SCOPE
 
 
-def test_nul_byte_raises(root):
+def test_nul_byte_raises(root: str) -> None:
     with pytest.raises(PathError, match="NUL byte"):
         checker(root, ["**"]).check("src/a\x00.py", cwd=root)
 
 
 @needs_symlinks
-def test_symlink_inside_pointing_outside_is_denied(root, tmp_path):
+def test_symlink_inside_pointing_outside_is_denied(root: str, tmp_path: Path) -> None:
     os.symlink(str(tmp_path / "outside"), os.path.join(root, "src", "auth", "escape"))
     decision = checker(root, ["**"]).check("src/auth/escape/x.txt", cwd=root)
     assert decision.kind == OUTSIDE_ROOT
 
 
 @needs_symlinks
-def test_symlink_to_an_out_of_scope_target_is_denied(root):
+def test_symlink_to_an_out_of_scope_target_is_denied(root: str) -> None:
     os.symlink(os.path.join(root, "src", "other"), os.path.join(root, "src", "auth", "alias"))
     decision = checker(root, DESIGN_SCOPE).check("src/auth/alias/x.py", cwd=root)
     assert decision.kind == OUT_OF_SCOPE
@@ -437,14 +438,14 @@ def test_symlink_to_an_out_of_scope_target_is_denied(root):
 
 
 @needs_symlinks
-def test_symlinked_directory_into_scope_is_allowed(root):
+def test_symlinked_directory_into_scope_is_allowed(root: str) -> None:
     os.symlink(os.path.join(root, "src", "auth"), os.path.join(root, "auth-link"))
     decision = checker(root, DESIGN_SCOPE).check("auth-link/x.py", cwd=root)
     assert decision.allowed and decision.path == "src/auth/x.py"
 
 
 @needs_symlinks
-def test_symlink_into_a_protected_directory_is_denied(root):
+def test_symlink_into_a_protected_directory_is_denied(root: str) -> None:
     os.symlink(os.path.join(root, ".git"), os.path.join(root, "src", "auth", "g"))
     decision = checker(root, ["**"]).check("src/auth/g/hooks/pre-commit", cwd=root)
     assert decision.kind == PROTECTED
@@ -475,7 +476,7 @@ def test_symlink_into_a_protected_directory_is_denied(root):
         ("vendor/.GIT", NESTED_GIT_RULE),
     ],
 )
-def test_protected_paths_beat_a_double_star_scope(root, path, rule):
+def test_protected_paths_beat_a_double_star_scope(root: str, path, rule) -> None:
     decision = checker(root, ["**"]).check(path, cwd=root)
     assert decision.kind == PROTECTED
     assert not decision.allowed
@@ -500,11 +501,11 @@ def test_protected_paths_beat_a_double_star_scope(root, path, rule):
         "docs/.paw/instructions/a.md",
     ],
 )
-def test_lookalikes_stay_allowed(root, path):
+def test_lookalikes_stay_allowed(root: str, path) -> None:
     assert checker(root, ["**"]).check(path, cwd=root).allowed
 
 
-def test_git_file_is_protected(root, tmp_path):
+def test_git_file_is_protected(root: str, tmp_path: Path) -> None:
     workspace = tmp_path / "worktree"
     workspace.mkdir()
     (workspace / ".git").write_text("gitdir: /elsewhere/.git/worktrees/x\n")
@@ -512,7 +513,7 @@ def test_git_file_is_protected(root, tmp_path):
     assert decision.kind == PROTECTED
 
 
-def test_paw_directory_itself_is_protected_only_for_subtree_operations(root):
+def test_paw_directory_itself_is_protected_only_for_subtree_operations(root: str) -> None:
     check = checker(root, ["**"])
     assert check.check(".paw", cwd=root).allowed
     decision = check.check(".paw", cwd=root, subtree=True)
@@ -520,7 +521,7 @@ def test_paw_directory_itself_is_protected_only_for_subtree_operations(root):
     assert check.check("src", cwd=root, subtree=True).allowed
 
 
-def test_the_root_itself_is_protected(root):
+def test_the_root_itself_is_protected(root: str) -> None:
     decision = checker(root, ["**"]).check(".", cwd=root)
     assert decision.kind == PROTECTED
     assert decision.path == "."
@@ -528,11 +529,11 @@ def test_the_root_itself_is_protected(root):
     assert builtin_protection("") == ROOT_RULE
 
 
-def test_builtin_rules_are_the_design_ones():
+def test_builtin_rules_are_the_design_ones() -> None:
     assert BUILTIN_PROTECTED == (".orchestration/**", ".paw/instructions/**", ".git/**")
 
 
-def test_governance_patterns_add_protection_case_insensitively(root):
+def test_governance_patterns_add_protection_case_insensitively(root: str) -> None:
     check = checker(root, ["**"], protected=["secrets/**", "*.pem"])
     decision = check.check("Secrets/prod.env", cwd=root)
     assert decision.kind == PROTECTED
@@ -542,13 +543,13 @@ def test_governance_patterns_add_protection_case_insensitively(root):
     assert check.check("docs/key.pem", cwd=root).allowed
 
 
-def test_governance_patterns_cannot_remove_builtin_protection(root):
+def test_governance_patterns_cannot_remove_builtin_protection(root: str) -> None:
     check = checker(root, ["**"], protected=["!.git/**", "!.orchestration/**"])
     assert check.check(".git/config", cwd=root).kind == PROTECTED
     assert check.check(".orchestration/x", cwd=root).kind == PROTECTED
 
 
-def test_directory_creation_is_matched_as_a_directory(root):
+def test_directory_creation_is_matched_as_a_directory(root: str) -> None:
     check = checker(root, ["src/auth/**", "build/", "!src/auth/legacy/**"])
     assert check.check("src/auth", cwd=root).kind == OUT_OF_SCOPE
     assert check.check("src/auth", cwd=root, directory=True).allowed
@@ -559,7 +560,7 @@ def test_directory_creation_is_matched_as_a_directory(root):
     assert check.check("src", cwd=root, directory=True).kind == OUT_OF_SCOPE
 
 
-def test_detail_and_given(root, tmp_path):
+def test_detail_and_given(root: str, tmp_path: Path) -> None:
     check = checker(root, DESIGN_SCOPE)
     outside = check.check("../outside/x", cwd=root)
     assert outside.given == "../outside/x"
@@ -574,14 +575,14 @@ def test_detail_and_given(root, tmp_path):
     assert check.check_relative("src/x").given is None
 
 
-def test_check_relative(root):
+def test_check_relative(root: str) -> None:
     check = checker(root, DESIGN_SCOPE)
     assert check.check_relative("src/auth/x.py").allowed
     assert check.check_relative(".git/x").kind == PROTECTED
     assert check.check_relative("").kind == PROTECTED
 
 
-def test_decision_value():
+def test_decision_value() -> None:
     decision = ScopeDecision(ALLOWED, "a", "INT-1", 0, "a")
     assert decision == ScopeDecision(ALLOWED, "a", "INT-1", 0, "a")
     assert "kind='allowed'" in repr(decision)
@@ -600,7 +601,7 @@ def test_decision_value():
 # -- import cost -----------------------------------------------------------------------------
 
 
-def test_matching_modules_import_nothing_heavy():
+def test_matching_modules_import_nothing_heavy() -> None:
     """paths and scope load no pathspec, typing, dataclasses, pathlib, re or json."""
     code = (
         "import sys; before = set(sys.modules)\n"
@@ -616,7 +617,7 @@ def test_matching_modules_import_nothing_heavy():
         assert heavy not in loaded, f"{heavy} imported: {sorted(loaded)}"
 
 
-def test_matching_from_json_does_not_import_pathspec():
+def test_matching_from_json_does_not_import_pathspec() -> None:
     data = compile_scope(DESIGN_SCOPE + ["*.md"]).to_json()
     code = (
         "import sys\n"

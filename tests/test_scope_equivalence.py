@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
@@ -162,7 +163,7 @@ SETTINGS = settings(
 
 @SETTINGS
 @given(st.data())
-def test_compiled_scope_matches_pathspec_on_lookalike_paths(data):
+def test_compiled_scope_matches_pathspec_on_lookalike_paths(data) -> None:
     written = data.draw(st.lists(patterns(), min_size=1, max_size=6))
     candidates = [data.draw(paths_like(pattern)) for pattern in written for _ in range(3)]
     check_against_pathspec(written, candidates)
@@ -175,7 +176,7 @@ def test_compiled_scope_matches_pathspec_on_lookalike_paths(data):
 @example(["**/", "*/", "*"], ["a", "a/b", "a/"])
 @example(["a", "a/"], ["a", "a\n", "a/", "a/\n", "a\n/b"])
 @example(["**"], ["\n", "\n\n", "a"])
-def test_compiled_scope_matches_pathspec(written, candidates):
+def test_compiled_scope_matches_pathspec(written, candidates) -> None:
     check_against_pathspec(written, candidates)
 
 
@@ -204,7 +205,7 @@ def check_against_pathspec(written: list[str], candidates: list[str]) -> None:
 @example("a//b")
 @example("//a")
 @example("a/ ")
-def test_rejections_are_exact(pattern):
+def test_rejections_are_exact(pattern) -> None:
     """compile_scope rejects exactly the patterns pathspec rejects or silently ignores, plus
     blank, comment, bare-'!' and slash-only ones (which anchoring would otherwise change), and
     empty, '.' and '..' segments (dead against normalised paths)."""
@@ -218,7 +219,7 @@ def test_rejections_are_exact(pattern):
 
 @SETTINGS
 @given(patterns(), st.lists(paths(), min_size=1, max_size=8))
-def test_anchoring_rule(pattern, candidates):
+def test_anchoring_rule(pattern, candidates) -> None:
     """Prefixing '/' is the DESIGN rule: a no-op for a pattern with an inner slash, and for
     one without it exactly 'as if it began with /'."""
     body = pattern.removeprefix("!")
@@ -247,7 +248,7 @@ def test_anchoring_rule(pattern, candidates):
 
 @SETTINGS
 @given(st.data())
-def test_required_runs_are_in_every_match(data):
+def test_required_runs_are_in_every_match(data) -> None:
     """The pre-filter is sound: whatever the regex matches holds the runs, in order."""
     pattern = data.draw(patterns())
     try:
@@ -346,7 +347,7 @@ def git_check_ignore(workdir: str, paths: list[str]) -> dict[str, tuple[bool | N
 
 
 @pytest.mark.skipif(GIT is None, reason="git is not installed")
-def test_golden_corpus_against_git(tmp_path):
+def test_golden_corpus_against_git(tmp_path: Path) -> None:
     repo = tmp_path / "repo"
     repo.mkdir()
     subprocess.run(

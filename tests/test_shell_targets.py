@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -116,7 +117,7 @@ def test_cd_is_followed(command: str) -> None:
     assert write_targets(command, W) == CD[command]
 
 
-def test_bare_cd_goes_home(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_bare_cd_goes_home(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("HOME", str(tmp_path))
     assert write_targets("cd && touch a", W) == [T("a", "touch", os.path.normpath(str(tmp_path)))]
 

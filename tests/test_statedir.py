@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import platformdirs
 import pytest
@@ -17,25 +18,25 @@ REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 @pytest.fixture
-def clean_env(monkeypatch):
+def clean_env(monkeypatch: pytest.MonkeyPatch):
     for name in ("XDG_STATE_HOME", statedir.STATE_DIR_ENV):
         monkeypatch.delenv(name, raising=False)
     return monkeypatch
 
 
-def test_equals_platformdirs_on_this_machine(clean_env):
+def test_equals_platformdirs_on_this_machine(clean_env: pytest.MonkeyPatch) -> None:
     expected = platformdirs.user_state_dir("paw-tui", appauthor=False)
     assert statedir.user_state_dir() == expected
 
 
 @pytest.mark.parametrize("xdg", ["/tmp/xdg-state", "relative/state", "", "  "])
-def test_xdg_state_home_like_platformdirs(clean_env, xdg):
+def test_xdg_state_home_like_platformdirs(clean_env: pytest.MonkeyPatch, xdg) -> None:
     clean_env.setenv("XDG_STATE_HOME", xdg)
     assert statedir.user_state_dir() == platformdirs.user_state_dir("paw-tui", appauthor=False)
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX home rules")
-def test_relative_home_falls_back_to_the_password_database(clean_env):
+def test_relative_home_falls_back_to_the_password_database(clean_env: pytest.MonkeyPatch) -> None:
     clean_env.setenv("HOME", "not/absolute")
     assert (
         statedir.user_state_dir(passwd_home=lambda: "/home/pw") == "/home/pw/.local/state/paw-tui"
@@ -43,12 +44,12 @@ def test_relative_home_falls_back_to_the_password_database(clean_env):
     assert statedir.user_state_dir() == platformdirs.user_state_dir("paw-tui", appauthor=False)
 
 
-def test_no_home_at_all_is_an_oserror():
+def test_no_home_at_all_is_an_oserror() -> None:
     with pytest.raises(OSError):
         statedir.user_state_dir(environ={}, system="linux", passwd_home=lambda: None)
 
 
-def test_linux_rules():
+def test_linux_rules() -> None:
     assert (
         statedir.user_state_dir(environ={"HOME": "/home/u"}, system="linux")
         == "/home/u/.local/state/paw-tui"
@@ -61,7 +62,7 @@ def test_linux_rules():
     )
 
 
-def test_macos_rules_match_platformdirs_macos_class(clean_env):
+def test_macos_rules_match_platformdirs_macos_class(clean_env: pytest.MonkeyPatch) -> None:
     home = os.path.expanduser("~")
     ours = statedir.user_state_dir(environ={"HOME": home}, system="darwin")
     assert ours == os.path.join(home, "Library", "Application Support", "paw-tui")
@@ -72,7 +73,7 @@ def test_macos_rules_match_platformdirs_macos_class(clean_env):
     )
 
 
-def test_windows_rules():
+def test_windows_rules() -> None:
     env = {"LOCALAPPDATA": "C:\\Users\\Ann\\AppData\\Local", "USERPROFILE": "C:\\Users\\Ann"}
     assert (
         statedir.user_state_dir(environ=env, system="win32")
@@ -96,14 +97,14 @@ def test_windows_rules():
         statedir.user_state_dir(environ={}, system="win32")
 
 
-def test_paw_state_dir_overrides(tmp_path):
+def test_paw_state_dir_overrides(tmp_path: Path) -> None:
     env = {"HOME": "/home/u", statedir.STATE_DIR_ENV: f"  {tmp_path}  "}
     assert statedir.state_base_dir(environ=env) == str(tmp_path)
     env[statedir.STATE_DIR_ENV] = "   "
     assert statedir.state_base_dir(environ=env, system="linux") == "/home/u/.local/state/paw-tui"
 
 
-def test_workspace_key_is_readable_stable_and_follows_symlinks(tmp_path):
+def test_workspace_key_is_readable_stable_and_follows_symlinks(tmp_path: Path) -> None:
     one = tmp_path / "a" / "my project"
     two = tmp_path / "b" / "my project"
     one.mkdir(parents=True)
@@ -120,7 +121,7 @@ def test_workspace_key_is_readable_stable_and_follows_symlinks(tmp_path):
     assert statedir.workspace_key("/").startswith("root-")
 
 
-def test_workspace_state_dir(tmp_path, monkeypatch):
+def test_workspace_state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(statedir.STATE_DIR_ENV, str(tmp_path / "state"))
     root = tmp_path / "ws"
     root.mkdir()
@@ -134,7 +135,7 @@ def test_workspace_state_dir(tmp_path, monkeypatch):
     assert not os.path.exists(expected), "computing the directory creates nothing"
 
 
-def test_import_does_not_pull_platformdirs_or_hashlib():
+def test_import_does_not_pull_platformdirs_or_hashlib() -> None:
     """Nothing heavy beyond what the interpreter's start-up already loaded (an editable
     install's finder, for one, imports pathlib before any of our code runs)."""
     heavy = ("platformdirs", "hashlib", "typing", "pathlib", "dataclasses", "datetime", "tempfile")

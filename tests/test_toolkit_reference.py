@@ -5,11 +5,15 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from paw_tui.core.errors import ValidationError
 from paw_tui.core.prompt import toolkit_reference as tk
+
+if TYPE_CHECKING:
+    from conftest import RunCli, Workspace
 
 DATA = Path(__file__).parent / "data" / "toolkit"
 FORMATS = ["mcp_tools.json", "openai_tools.json", "anthropic_tools.json", "mcp_tools_list.json"]
@@ -51,7 +55,7 @@ def write_tools(tmp_path: Path, data: object, name: str = "tools.json") -> Path:
 
 
 @pytest.mark.parametrize("name", FORMATS)
-def test_every_format_renders_the_same_reference(run_cli, name: str) -> None:
+def test_every_format_renders_the_same_reference(run_cli: RunCli, name: str) -> None:
     result = run_cli("toolkit", "reference", "--tools", str(DATA / name))
     assert (result.code, result.err) == (0, "")
     assert result.out == EXPECTED
@@ -85,14 +89,14 @@ def test_normalise_tool_reads_each_shape() -> None:
         assert tk.normalise_tool(shape) == expected
 
 
-def test_json_rpc_tools_list_response_is_accepted(run_cli, tmp_path: Path) -> None:
+def test_json_rpc_tools_list_response_is_accepted(run_cli: RunCli, tmp_path: Path) -> None:
     mcp = json.loads((DATA / "mcp_tools.json").read_text(encoding="utf-8"))
     path = write_tools(tmp_path, {"jsonrpc": "2.0", "id": 1, "result": {"tools": mcp}})
     result = run_cli("toolkit", "reference", "--tools", str(path))
     assert (result.code, result.out) == (0, EXPECTED)
 
 
-def test_output_schema_object_and_string(run_cli, tmp_path: Path) -> None:
+def test_output_schema_object_and_string(run_cli: RunCli, tmp_path: Path) -> None:
     tools = [
         {
             "name": "report",
@@ -171,7 +175,7 @@ def test_ref_to_enum_definition_is_shown_by_name() -> None:
     )
 
 
-def test_repeat_is_byte_identical_and_cached_by_schema_hash(run_cli) -> None:
+def test_repeat_is_byte_identical_and_cached_by_schema_hash(run_cli: RunCli) -> None:
     path = str(DATA / "mcp_tools.json")
     first = run_cli("toolkit", "reference", "--tools", path)
     second = run_cli("toolkit", "reference", "--tools", path)
@@ -197,7 +201,7 @@ def test_property_order_is_schema_order_not_sorted() -> None:
     assert text.index("**zeta**") < text.index("**alpha**")
 
 
-def test_reference_never_writes_into_the_workspace(run_cli, ws) -> None:
+def test_reference_never_writes_into_the_workspace(run_cli: RunCli, ws: Workspace) -> None:
     path = write_tools(ws.root, json.loads((DATA / "mcp_tools.json").read_text(encoding="utf-8")))
     before = sorted(str(p) for p in ws.root.rglob("*"))
     result = run_cli("toolkit", "reference", "--tools", str(path), cwd=ws.root)
@@ -205,19 +209,19 @@ def test_reference_never_writes_into_the_workspace(run_cli, ws) -> None:
     assert sorted(str(p) for p in ws.root.rglob("*")) == before
 
 
-def test_tools_from_stdin(run_cli, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_tools_from_stdin(run_cli: RunCli, monkeypatch: pytest.MonkeyPatch) -> None:
     data = (DATA / "anthropic_tools.json").read_bytes()
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
     result = run_cli("toolkit", "reference", "--tools", "-")
     assert (result.code, result.out) == (0, EXPECTED)
 
 
-def test_empty_list_says_no_tools(run_cli, tmp_path: Path) -> None:
+def test_empty_list_says_no_tools(run_cli: RunCli, tmp_path: Path) -> None:
     result = run_cli("toolkit", "reference", "--tools", str(write_tools(tmp_path, [])))
     assert (result.code, result.out) == (0, "## AVAILABLE TOOLS\n\n(no tools)\n")
 
 
-def test_malformed_file_names_the_entry(run_cli) -> None:
+def test_malformed_file_names_the_entry(run_cli: RunCli) -> None:
     result = run_cli("toolkit", "reference", "--tools", str(DATA / "malformed_schema.json"))
     assert result.code == 2
     assert result.out == ""
@@ -271,7 +275,7 @@ def test_malformed_file_names_the_entry(run_cli) -> None:
         (42, "not integer"),
     ],
 )
-def test_malformed_entries_exit_2(run_cli, tmp_path: Path, entries: object, fragment: str) -> None:
+def test_malformed_entries_exit_2(run_cli: RunCli, tmp_path: Path, entries: object, fragment: str) -> None:
     result = run_cli("toolkit", "reference", "--tools", str(write_tools(tmp_path, entries)))
     assert result.code == 2, result.out
     assert fragment in result.err
@@ -279,7 +283,7 @@ def test_malformed_entries_exit_2(run_cli, tmp_path: Path, entries: object, frag
     assert result.out == ""
 
 
-def test_invalid_json_and_missing_file(run_cli, tmp_path: Path) -> None:
+def test_invalid_json_and_missing_file(run_cli: RunCli, tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text('[\n  {"name": "a",}\n]', encoding="utf-8")
     result = run_cli("toolkit", "reference", "--tools", str(bad))
@@ -317,7 +321,7 @@ def test_use_when_string_list_and_schema_level() -> None:
     assert text.endswith("### c\n**Purpose**: C.\n\n**Input Schema**:\n(no parameters)")
 
 
-def test_command_help_lists_toolkit(run_cli) -> None:
+def test_command_help_lists_toolkit(run_cli: RunCli) -> None:
     from paw_tui.cli import COMMANDS
 
     assert COMMANDS["toolkit"][0] == "paw_tui.commands.toolkit"

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from paw_tui.core.context.workflow import parse_fields, work_id_of
+
+if TYPE_CHECKING:
+    from conftest import Workspace
 
 REFERENCE = """# WorkflowContext
 
@@ -62,7 +67,7 @@ def test_reference_file_fields_as_written() -> None:
         ("Link:https://x.example", "Link", "https://x.example"),
     ],
 )
-def test_field_line_shapes(line, name, value):  # type: ignore[no-untyped-def]
+def test_field_line_shapes(line, name, value) -> None:
     assert parse_fields(line) == {name: value}
 
 
@@ -81,7 +86,7 @@ def test_field_line_shapes(line, name, value):  # type: ignore[no-untyped-def]
         "x" * 70 + ": name too long",
     ],
 )
-def test_lines_that_are_not_fields(line):  # type: ignore[no-untyped-def]
+def test_lines_that_are_not_fields(line) -> None:
     assert parse_fields(line) == {}
 
 
@@ -118,11 +123,11 @@ def test_unclosed_fence_hides_the_rest() -> None:
         ({}, None),
     ],
 )
-def test_work_id_of(fields, expected):  # type: ignore[no-untyped-def]
+def test_work_id_of(fields, expected) -> None:
     assert work_id_of(fields) == expected
 
 
-def test_fields_on_the_context_result(ws):  # type: ignore[no-untyped-def]
+def test_fields_on_the_context_result(ws: Workspace) -> None:
     ws.work("feat", "# WorkflowContext\r\n\r\nWork ID: feat\r\nTarget Branch: main\r\n")
     result = ws.context("feat")
     assert result.workflow_context.fields == {"Work ID": "feat", "Target Branch": "main"}
@@ -132,7 +137,7 @@ def test_fields_on_the_context_result(ws):  # type: ignore[no-untyped-def]
     assert data["work_id"] == "feat"
 
 
-def test_feature_slug_recognised_on_the_context_result(ws):  # type: ignore[no-untyped-def]
+def test_feature_slug_recognised_on_the_context_result(ws: Workspace) -> None:
     ws.work("auth-system", REFERENCE)
     result = ws.context("auth-system")
     assert result.workflow_context.work_id == "auth-system"
@@ -140,7 +145,7 @@ def test_feature_slug_recognised_on_the_context_result(ws):  # type: ignore[no-u
 
 
 @pytest.mark.parametrize("content", [None, "", "   ", b"\xff\xfe"])
-def test_missing_or_unreadable_workflow_gives_empty_fields(ws, content):  # type: ignore[no-untyped-def]
+def test_missing_or_unreadable_workflow_gives_empty_fields(ws: Workspace, content) -> None:
     ws.work("feat", content)
     data = ws.context("feat").workflow_context.to_dict()
     assert data["fields"] == {}
@@ -148,7 +153,7 @@ def test_missing_or_unreadable_workflow_gives_empty_fields(ws, content):  # type
     assert data["content"] == ""
 
 
-def test_malformed_workflow_is_returned_raw_without_fields(ws):  # type: ignore[no-untyped-def]
+def test_malformed_workflow_is_returned_raw_without_fields(ws: Workspace) -> None:
     raw = "just some prose\nwith no fields at all"
     ws.work("feat", raw)
     status = ws.context("feat").workflow_context

@@ -34,30 +34,30 @@ def roots(
 # --------------------------------------------------------------------------- explicit
 
 
-def test_explicit_roots_in_order_absolute(sandbox):  # type: ignore[no-untyped-def]
+def test_explicit_roots_in_order_absolute(sandbox: Path) -> None:
     a, b, c = mk(sandbox / "a"), mk(sandbox / "b"), mk(sandbox / "c")
     assert roots(c, a, b, cwd=sandbox) == [str(c), str(a), str(b)]
 
 
-def test_relative_explicit_root_made_absolute_against_cwd(sandbox):  # type: ignore[no-untyped-def]
+def test_relative_explicit_root_made_absolute_against_cwd(sandbox: Path) -> None:
     mk(sandbox / "rel")
     assert roots("rel", "./x/../rel2", cwd=sandbox) == [str(sandbox / "rel"), str(sandbox / "rel2")]
     assert all(os.path.isabs(r) for r in roots("rel", cwd=sandbox))
 
 
-def test_explicit_duplicates_are_searched_once(sandbox):  # type: ignore[no-untyped-def]
+def test_explicit_duplicates_are_searched_once(sandbox: Path) -> None:
     a = mk(sandbox / "a")
     assert roots(a, str(a) + os.sep, a, cwd=sandbox) == [str(a)]
 
 
-def test_explicit_beats_environment_and_ancestors(sandbox):  # type: ignore[no-untyped-def]
+def test_explicit_beats_environment_and_ancestors(sandbox: Path) -> None:
     inside = mk(sandbox / "repo" / ".paw").parent
     named = mk(sandbox / "named")
     env = {"PAW_WORKSPACE_PATH": str(sandbox / "env"), "CLAUDE_PROJECT_DIR": str(sandbox / "cp")}
     assert roots(named, env=env, cwd=inside, client_project_env=True) == [str(named)]
 
 
-def test_explicit_root_need_not_hold_a_marker(sandbox):  # type: ignore[no-untyped-def]
+def test_explicit_root_need_not_hold_a_marker(sandbox: Path) -> None:
     bare = mk(sandbox / "bare")
     assert not is_workspace_dir(str(bare))
     assert roots(bare, cwd=sandbox) == [str(bare)]
@@ -66,26 +66,26 @@ def test_explicit_root_need_not_hold_a_marker(sandbox):  # type: ignore[no-untyp
 # --------------------------------------------------------------------------- PAW_WORKSPACE_PATH
 
 
-def test_env_is_trimmed_and_the_only_root(sandbox):  # type: ignore[no-untyped-def]
+def test_env_is_trimmed_and_the_only_root(sandbox: Path) -> None:
     target = mk(sandbox / "target")
     repo = mk(sandbox / "repo")
     mk(repo / ".paw")
     assert roots(env={"PAW_WORKSPACE_PATH": f"  {target}\n"}, cwd=repo) == [str(target)]
 
 
-def test_env_relative_path_is_made_absolute(sandbox):  # type: ignore[no-untyped-def]
+def test_env_relative_path_is_made_absolute(sandbox: Path) -> None:
     assert roots(env={"PAW_WORKSPACE_PATH": " sub "}, cwd=sandbox) == [str(sandbox / "sub")]
 
 
 @pytest.mark.parametrize("blank", ["", "   ", "\t\n"])
-def test_blank_env_is_ignored(sandbox, blank):  # type: ignore[no-untyped-def]
+def test_blank_env_is_ignored(sandbox: Path, blank) -> None:
     repo = mk(sandbox / "repo")
     mk(repo / ".git")
     deep = mk(repo / "src" / "pkg")
     assert roots(env={"PAW_WORKSPACE_PATH": blank}, cwd=deep) == [str(repo)]
 
 
-def test_env_path_without_marker_still_wins_over_ancestor(sandbox):  # type: ignore[no-untyped-def]
+def test_env_path_without_marker_still_wins_over_ancestor(sandbox: Path) -> None:
     repo = mk(sandbox / "repo")
     mk(repo / ".paw")
     elsewhere = sandbox / "elsewhere"  # not even created
@@ -95,7 +95,7 @@ def test_env_path_without_marker_still_wins_over_ancestor(sandbox):  # type: ign
 # --------------------------------------------------------------------------- CLAUDE_PROJECT_DIR
 
 
-def test_claude_project_dir_only_for_client_faces(sandbox):  # type: ignore[no-untyped-def]
+def test_claude_project_dir_only_for_client_faces(sandbox: Path) -> None:
     repo = mk(sandbox / "repo")
     mk(repo / ".git")
     project = mk(sandbox / "project")
@@ -104,7 +104,7 @@ def test_claude_project_dir_only_for_client_faces(sandbox):  # type: ignore[no-u
     assert roots(env=env, cwd=repo, client_project_env=True) == [str(project)]
 
 
-def test_paw_workspace_path_beats_claude_project_dir(sandbox):  # type: ignore[no-untyped-def]
+def test_paw_workspace_path_beats_claude_project_dir(sandbox: Path) -> None:
     a, b = mk(sandbox / "a"), mk(sandbox / "b")
     env = {"PAW_WORKSPACE_PATH": str(a), "CLAUDE_PROJECT_DIR": str(b)}
     assert roots(env=env, cwd=sandbox, client_project_env=True) == [str(a)]
@@ -116,7 +116,7 @@ def test_paw_workspace_path_beats_claude_project_dir(sandbox):  # type: ignore[n
 
 
 @pytest.mark.parametrize("marker", [".orchestration", ".paw", ".git"])
-def test_marker_directories(sandbox, marker):  # type: ignore[no-untyped-def]
+def test_marker_directories(sandbox: Path, marker) -> None:
     repo = mk(sandbox / "repo")
     mk(repo / marker)
     deep = mk(repo / "a" / "b" / "c")
@@ -124,7 +124,7 @@ def test_marker_directories(sandbox, marker):  # type: ignore[no-untyped-def]
     assert roots(cwd=repo) == [str(repo)]
 
 
-def test_git_file_counts_as_marker(sandbox):  # type: ignore[no-untyped-def]
+def test_git_file_counts_as_marker(sandbox: Path) -> None:
     worktree = mk(sandbox / "worktree")
     (worktree / ".git").write_text("gitdir: /elsewhere/.git/worktrees/w\n", encoding="utf-8")
     deep = mk(worktree / "src")
@@ -132,13 +132,13 @@ def test_git_file_counts_as_marker(sandbox):  # type: ignore[no-untyped-def]
 
 
 @pytest.mark.parametrize("marker", [".orchestration", ".paw"])
-def test_paw_and_orchestration_files_do_not_count(sandbox, marker):  # type: ignore[no-untyped-def]
+def test_paw_and_orchestration_files_do_not_count(sandbox: Path, marker) -> None:
     repo = mk(sandbox / "repo")
     (repo / marker).write_text("not a directory", encoding="utf-8")
     assert roots(cwd=repo) == []
 
 
-def test_nearest_ancestor_wins(sandbox):  # type: ignore[no-untyped-def]
+def test_nearest_ancestor_wins(sandbox: Path) -> None:
     outer = mk(sandbox / "outer")
     mk(outer / ".git")
     inner = mk(outer / "inner")
@@ -148,11 +148,11 @@ def test_nearest_ancestor_wins(sandbox):  # type: ignore[no-untyped-def]
     assert roots(cwd=mk(outer / "other")) == [str(outer)]
 
 
-def test_no_marker_anywhere(sandbox):  # type: ignore[no-untyped-def]
+def test_no_marker_anywhere(sandbox: Path) -> None:
     assert roots(cwd=mk(sandbox / "a" / "b")) == []
 
 
-def test_home_is_never_a_workspace_by_ancestor_search(sandbox):  # type: ignore[no-untyped-def]
+def test_home_is_never_a_workspace_by_ancestor_search(sandbox: Path) -> None:
     home = mk(sandbox / "home")
     mk(home / ".paw" / "instructions")
     mk(home / ".git")
@@ -162,14 +162,14 @@ def test_home_is_never_a_workspace_by_ancestor_search(sandbox):  # type: ignore[
     assert find_ancestor_root(str(below), str(home)) is None
 
 
-def test_home_named_explicitly_is_a_workspace(sandbox):  # type: ignore[no-untyped-def]
+def test_home_named_explicitly_is_a_workspace(sandbox: Path) -> None:
     home = mk(sandbox / "home")
     mk(home / ".paw")
     assert roots(home, cwd=home, home=home) == [str(home)]
     assert roots(env={"PAW_WORKSPACE_PATH": str(home)}, cwd=home, home=home) == [str(home)]
 
 
-def test_search_continues_above_home(sandbox):  # type: ignore[no-untyped-def]
+def test_search_continues_above_home(sandbox: Path) -> None:
     outer = mk(sandbox / "outer")
     mk(outer / ".orchestration")
     home = mk(outer / "home")
@@ -177,7 +177,7 @@ def test_search_continues_above_home(sandbox):  # type: ignore[no-untyped-def]
     assert roots(cwd=mk(home / "sub"), home=home) == [str(outer)]
 
 
-def test_project_inside_home_is_found(sandbox):  # type: ignore[no-untyped-def]
+def test_project_inside_home_is_found(sandbox: Path) -> None:
     home = mk(sandbox / "home")
     mk(home / ".paw")
     project = mk(home / "code" / "proj")
@@ -185,7 +185,7 @@ def test_project_inside_home_is_found(sandbox):  # type: ignore[no-untyped-def]
     assert roots(cwd=mk(project / "src"), home=home) == [str(project)]
 
 
-def test_home_matched_through_a_symlink(sandbox):  # type: ignore[no-untyped-def]
+def test_home_matched_through_a_symlink(sandbox: Path) -> None:
     real = mk(sandbox / "real-home")
     mk(real / ".paw")
     link = sandbox / "home-link"
@@ -196,14 +196,14 @@ def test_home_matched_through_a_symlink(sandbox):  # type: ignore[no-untyped-def
     assert roots(cwd=real, home=link) == []
 
 
-def test_default_cwd_is_the_process_cwd(sandbox, monkeypatch):  # type: ignore[no-untyped-def]
+def test_default_cwd_is_the_process_cwd(sandbox: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     repo = mk(sandbox / "repo")
     mk(repo / ".paw")
     monkeypatch.chdir(mk(repo / "deeper"))
     assert discover_roots(environ={}) == [str(repo)]
 
 
-def test_default_environ_is_the_process_environment(sandbox, monkeypatch):  # type: ignore[no-untyped-def]
+def test_default_environ_is_the_process_environment(sandbox: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     target = mk(sandbox / "t")
     monkeypatch.setenv("PAW_WORKSPACE_PATH", str(target))
     assert discover_roots(cwd=str(sandbox)) == [str(target)]

@@ -20,8 +20,9 @@ tool answers an agent. The first workspace root holding .paw/work/WORK_ID/ is us
 
 
 def add_parser(
-    subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]
-) -> None:  # type: ignore[type-arg]
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+    parents: list[argparse.ArgumentParser],
+) -> None:
     parser = add_command(subparsers, "context", parents, description=DESCRIPTION)
     parser.add_argument("work_id", metavar="WORK_ID", help="the work item (.paw/work/WORK_ID/)")
     parser.add_argument(

@@ -32,8 +32,9 @@ TUI_MISSING = "paw-tui demo: the TUI is not available in this installation ({rea
 
 
 def add_parser(
-    subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]
-) -> None:  # type: ignore[type-arg]
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+    parents: list[argparse.ArgumentParser],
+) -> None:
     parser = add_command(subparsers, "demo", parents, description=DESCRIPTION)
     parser.add_argument(
         "--keep", action="store_true", help="keep the copy after the TUI exits and print its path"

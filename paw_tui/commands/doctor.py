@@ -23,8 +23,9 @@ OK, WARN, FAIL = "ok", "warn", "FAIL"
 
 
 def add_parser(
-    subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]
-) -> None:  # type: ignore[type-arg]
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+    parents: list[argparse.ArgumentParser],
+) -> None:
     parser = add_command(
         subparsers,
         "doctor",

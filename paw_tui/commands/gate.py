@@ -23,8 +23,9 @@ the nearest workspace above the event's cwd."""
 
 
 def add_parser(
-    subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]
-) -> None:  # type: ignore[type-arg]
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+    parents: list[argparse.ArgumentParser],
+) -> None:
     parser = add_command(
         subparsers,
         "gate",

@@ -19,8 +19,9 @@ repository, else the current directory. Existing files are never touched."""
 
 
 def add_parser(
-    subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]
-) -> None:  # type: ignore[type-arg]
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+    parents: list[argparse.ArgumentParser],
+) -> None:
     parser = add_command(subparsers, "init", parents, description=DESCRIPTION)
     parser.add_argument("--json", action="store_true", help="report what was done as JSON")
     parser.set_defaults(run=run)

@@ -61,7 +61,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 def add_command(
-    subparsers: argparse._SubParsersAction,  # type: ignore[type-arg]
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
     name: str,
     parents: list[argparse.ArgumentParser],
     **options: Any,

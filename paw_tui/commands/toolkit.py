@@ -16,8 +16,9 @@ substituted. It prints nothing when the tool has no instructions file."""
 
 
 def add_parser(
-    subparsers: argparse._SubParsersAction, parents: list[argparse.ArgumentParser]
-) -> None:  # type: ignore[type-arg]
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+    parents: list[argparse.ArgumentParser],
+) -> None:
     parser = add_command(subparsers, "toolkit", parents, description=DESCRIPTION)
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     reference = actions.add_parser(

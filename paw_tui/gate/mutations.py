@@ -12,6 +12,7 @@ import os
 
 from paw_tui.core.handshake import sessions as sessions_store
 from paw_tui.core.workspace.paths import resolve_path
+from paw_tui.core.ledger import records
 from paw_tui.gate import tools
 
 TYPE_CHECKING = False
@@ -115,7 +116,7 @@ def record_mutations(state: WorkspaceState, event: GateEvent, kind: str) -> None
             continue
         digest, text = _file_facts(resolved.absolute)
         state.record(
-            "mutation",
+            records.MUTATION,
             session_id=event.session_id,
             intent_id=intent_id,
             client=event.client,

@@ -33,7 +33,7 @@ ENTRIES: tuple[tuple[str, str, str], ...] = (
 class PawCommands(Provider):
     """The main screen's actions, whatever is on top of it (the palette, a modal)."""
 
-    def _run(self, action: str) -> Callable[[], Awaitable[None]]:
+    def _run(self, action: str) -> Callable[[], Awaitable[object]]:
         from paw_tui.tui.app import PawApp
 
         app = self.app

@@ -25,7 +25,7 @@ from .conftest import approvals_required, claude, gate, ledger_lines, select, wr
 SIZE = (140, 44)
 
 
-async def until(pilot, condition, steps: int = 100) -> None:  # type: ignore[no-untyped-def]
+async def until(pilot, condition, steps: int = 100) -> None:
     """Let the app run until ``condition()`` holds (bounded by steps, never by a clock)."""
     for _ in range(steps):
         if condition():
@@ -344,7 +344,7 @@ async def test_a_request_decided_elsewhere_closes_its_modal(workspace: Path, use
         assert app.is_running
 
 
-async def choose_blocked(app: PawApp, pilot, answer: str) -> None:  # type: ignore[no-untyped-def]
+async def choose_blocked(app: PawApp, pilot, answer: str) -> None:
     """Open the status dialog on the first intent, pick BLOCKED (third), answer the confirmation."""
     table = app.query_one("#intents-table", DataTable)
     await until(pilot, lambda: table.row_count == 3)
@@ -398,7 +398,7 @@ async def test_tab_moves_between_panes_and_q_quits(workspace: Path, user_dir: st
     assert not app.is_running
 
 
-async def run_from_palette(app: PawApp, pilot, title: str) -> None:  # type: ignore[no-untyped-def]
+async def run_from_palette(app: PawApp, pilot, title: str) -> None:
     """Open the command palette, type the entry's title, and run the highlighted hit."""
     from textual.command import CommandPalette
 

@@ -3,12 +3,14 @@ SVGs only change when the layout does). Update with ``pytest --snapshot-update``
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from .scenes import SIZE, build_app, prepare_demo, settle
 
 
-def _scene_app(scene: str, monkeypatch, tmp_path):  # type: ignore[no-untyped-def]
+def _scene_app(scene: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
     for name in ("PAW_USER_HOME", "PAW_STATE_DIR", "PAW_WORKSPACE_PATH", "CLAUDE_PROJECT_DIR"):
         monkeypatch.delenv(name, raising=False)
     # Paths on screen are shown under ~: with HOME at this test's directory they read the
@@ -21,19 +23,19 @@ def _scene_app(scene: str, monkeypatch, tmp_path):  # type: ignore[no-untyped-de
         else:
             monkeypatch.setenv(name, value)
 
-    async def run_before(pilot) -> None:  # type: ignore[no-untyped-def]
+    async def run_before(pilot) -> None:
         await settle(pilot, scene)
 
     return build_app(scene, demo), run_before
 
 
 @pytest.mark.parametrize("scene", ["main", "approval", "trace-denials"])
-def test_key_screens(scene: str, snap_compare, monkeypatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_key_screens(scene: str, snap_compare, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     app, run_before = _scene_app(scene, monkeypatch, tmp_path)
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
 @pytest.mark.parametrize("scene", ["main"])
-def test_main_screen_at_80x24(scene: str, snap_compare, monkeypatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_main_screen_at_80x24(scene: str, snap_compare, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     app, run_before = _scene_app(scene, monkeypatch, tmp_path)
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)

@@ -176,29 +176,11 @@ def build_handoff(
     path = os.path.abspath(root)
     stack, commands = read_project_json(path)
     conventions_path = os.path.join(path, "docs", "CONVENTIONS.md")
-    if summary is not None:
-        if not summary.strip():
-            raise ValidationError("The conventions summary (--summary) must not be empty.")
-        original = summary
-    else:
-        markdown = read_optional_text(conventions_path, CONVENTIONS_MD)
-        if markdown is None:
-            raise ValidationError(
-                f"No conventions summary: {CONVENTIONS_MD} does not exist under {path}; "
-                "pass --summary TEXT."
-            )
-        sentences = prose_sentences(markdown)[:MAX_SENTENCES]
-        if not sentences:
-            raise ValidationError(
-                f"No conventions summary: {CONVENTIONS_MD} has no prose (headings and code are "
-                "skipped); pass --summary TEXT."
-            )
-        if len(sentences) < MIN_SENTENCES:
-            notes.append(
-                f"warning: {CONVENTIONS_MD} has a single prose sentence; the protocol asks for "
-                f"{MIN_SENTENCES} to {MAX_SENTENCES} (pass --summary TEXT for a fuller one)."
-            )
-        original = " ".join(sentences)
+    original = (
+        summary if summary is not None else _conventions_summary(path, conventions_path, notes)
+    )
+    if not original.strip():
+        raise ValidationError("The conventions summary (--summary) must not be empty.")
     text, trimmed = fit_summary(original)
     if trimmed:
         notes.append(
@@ -211,24 +193,7 @@ def build_handoff(
     conventions: dict[str, object] = {"summary": text}
     if os.path.isfile(conventions_path):
         conventions["fullPath"] = conventions_path
-    work: dict[str, object] = {}
-    if prd is None and work_id is not None:
-        prd = work_title(path, work_id)
-        if prd is None:
-            notes.append(
-                f"warning: .paw/work/{work_id}/WorkflowContext.md has no Work Title; "
-                "currentWork.prd left out."
-            )
-    if story is None and session_id is not None:
-        story = active_story(path, session_id)
-        if story is None:
-            notes.append(
-                f"warning: session '{session_id}' holds no active intent; "
-                "currentWork.story left out."
-            )
-    for key, value in (("prd", prd), ("story", story), ("branch", git_branch(path))):
-        if value is not None and value.strip():
-            work[key] = " ".join(value.split())
+    work = _current_work(path, story, prd, session_id, work_id, notes)
     block: dict[str, object] = {"version": VERSION, "project": project, "conventions": conventions}
     if work:
         block["currentWork"] = work
@@ -238,6 +203,55 @@ def build_handoff(
             f"The built context block is invalid: {'; '.join(problems + missing)}."
         )
     return block
+
+
+def _conventions_summary(path: str, conventions_path: str, notes: list[str]) -> str:
+    """The first prose sentences of ``docs/CONVENTIONS.md`` (ValidationError when none)."""
+    markdown = read_optional_text(conventions_path, CONVENTIONS_MD)
+    if markdown is None:
+        raise ValidationError(
+            f"No conventions summary: {CONVENTIONS_MD} does not exist under {path}; pass --summary TEXT."
+        )
+    sentences = prose_sentences(markdown)[:MAX_SENTENCES]
+    if not sentences:
+        raise ValidationError(
+            f"No conventions summary: {CONVENTIONS_MD} has no prose (headings and code are "
+            "skipped); pass --summary TEXT."
+        )
+    if len(sentences) < MIN_SENTENCES:
+        notes.append(
+            f"warning: {CONVENTIONS_MD} has a single prose sentence; the protocol asks for "
+            f"{MIN_SENTENCES} to {MAX_SENTENCES} (pass --summary TEXT for a fuller one)."
+        )
+    return " ".join(sentences)
+
+
+def _current_work(
+    path: str,
+    story: str | None,
+    prd: str | None,
+    session_id: str | None,
+    work_id: str | None,
+    notes: list[str],
+) -> dict[str, object]:
+    """``currentWork``: the flags, else the work item's title and the session's intent."""
+    if prd is None and work_id is not None:
+        prd = work_title(path, work_id)
+        if prd is None:
+            notes.append(
+                f"warning: .paw/work/{work_id}/WorkflowContext.md has no Work Title; currentWork.prd left out."
+            )
+    if story is None and session_id is not None:
+        story = active_story(path, session_id)
+        if story is None:
+            notes.append(
+                f"warning: session '{session_id}' holds no active intent; currentWork.story left out."
+            )
+    work: dict[str, object] = {}
+    for key, value in (("prd", prd), ("story", story), ("branch", git_branch(path))):
+        if value is not None and value.strip():
+            work[key] = " ".join(value.split())
+    return work
 
 
 def render_handoff(block: Mapping[str, object]) -> str:

@@ -12,6 +12,7 @@ from paw_tui.core.handshake import approvals as approvals_store
 from paw_tui.core.handshake import messages
 from paw_tui.core.handshake import sessions as sessions_store
 from paw_tui.core.handshake.names import SELECT_TOOL
+from paw_tui.core.ledger import records
 from paw_tui.core.handshake.sessions import ACTIVE, PENDING_APPROVAL, Session
 
 TYPE_CHECKING = False
@@ -65,122 +66,143 @@ def select_active_intent(
     if not isinstance(session_id, str) or not session_id.strip():
         raise ValidationError("A session id is required to select an intent.")
     wanted = intent_id.strip() if isinstance(intent_id, str) else ""
-    root = state.root
-    with sessions_store.state_lock(root):
-        now = state.now()
-        policy = state.policy
+    with sessions_store.state_lock(state.root):
+        return _Attempt(state, session_id, wanted, client).run()
+
+
+class _Attempt:
+    """One selection, decided under the state lock; each outcome is recorded."""
+
+    def __init__(
+        self, state: WorkspaceState, session_id: str, wanted: str, client: str | None
+    ) -> None:
+        self.state = state
+        self.root = state.root
+        self.session_id = session_id
+        self.wanted = wanted
+        self.client = client
+        self.now = state.now()
+        self.policy = state.policy
+        self.existing = sessions_store.load_session(self.root, session_id)
+
+    def record(self, event: str, intent_id: str | None, decision: str, **extra: object) -> None:
+        self.state.record(
+            event,
+            session_id=self.session_id,
+            intent_id=intent_id,
+            client=self.client,
+            tool=SELECT_TOOL,
+            decision=decision,
+            **extra,
+        )
+
+    def refuse(self, message: str, intent: Intent | None = None) -> Selection:
+        self.record(records.SELECTION_REFUSED, self.wanted or None, "deny", reason=message)
+        return Selection(REFUSED, message, intent, self.existing)
+
+    def run(self) -> Selection:
+        policy = self.policy
         ttl = policy.governance.session_ttl
-        existing = sessions_store.load_session(root, session_id)
-        if existing is not None and existing.holds_intent and not existing.is_live(now, ttl):
+        existing = self.existing
+        if existing is not None and existing.holds_intent and not existing.is_live(self.now, ttl):
             # Its lock expired while it was idle: it selects again, and a request it was
             # still waiting on no longer reserves anything.
-            _withdraw(root, existing, now, "the session was idle longer than the session TTL")
-            existing = None
-        held = sessions_store.held_intents(root, now, ttl, besides=session_id)
-
-        def refuse(message: str, intent: Intent | None = None) -> Selection:
-            state.record(
-                "selection_refused",
-                session_id=session_id,
-                intent_id=wanted or None,
-                client=client,
-                tool=SELECT_TOOL,
-                decision="deny",
-                reason=message,
+            _withdraw(
+                self.root, existing, self.now, "the session was idle longer than the session TTL"
             )
-            return Selection(REFUSED, message, intent, existing)
-
+            self.existing = existing = None
+        held = sessions_store.held_intents(self.root, self.now, ttl, besides=self.session_id)
         if not policy.valid:
-            return refuse(policy.unavailable_reason or "Orchestration state unavailable.")
-        intent = policy.intent(wanted) if wanted else None
+            return self.refuse(policy.unavailable_reason or "Orchestration state unavailable.")
+        intent = policy.intent(self.wanted) if self.wanted else None
         if intent is None:
-            return refuse(messages.unknown_intent(wanted, policy.selectable(set(held)), held))
-        if existing is not None and existing.holds_intent:
-            if existing.intent_id != intent.id:
-                return refuse(
-                    messages.session_locked(session_id, existing.intent_id or "", intent.id), intent
-                )
-            if existing.state == PENDING_APPROVAL:
-                return Selection(
-                    PENDING,
-                    messages.awaiting_approval(intent.id),
-                    intent,
-                    existing,
-                    existing.approval_id,
-                )
-            # Re-selecting the intent it holds is idempotent, unless the intent has ended.
-            refusal = messages.status_refusal(intent)
-            if refusal:
-                return refuse(refusal, intent)
-            state.record(
-                "intent_selected",
-                session_id=session_id,
-                intent_id=intent.id,
-                client=client,
-                tool=SELECT_TOOL,
-                decision="allow",
-                reason="already held by this session",
+            return self.refuse(
+                messages.unknown_intent(self.wanted, policy.selectable(set(held)), held)
             )
-            return Selection(SELECTED, messages.selected(intent.id, session_id), intent, existing)
+        if existing is not None and existing.holds_intent:
+            return self.again(existing, intent)
         refusal = messages.status_refusal(intent)
         if refusal:
-            return refuse(refusal, intent)
+            return self.refuse(refusal, intent)
         holder = held.get(intent.id)
         if holder is not None and not policy.governance.intent_sharing:
-            return refuse(messages.held_by_other(intent.id, holder), intent)
+            return self.refuse(messages.held_by_other(intent.id, holder), intent)
+        return self.take(intent)
 
-        session = existing or Session(session_id, started=now)
-        previous = session.to_dict() if existing is not None else None
-        session.intent_id = intent.id
-        session.last_seen = now
-        if client:
-            session.client = client
-        if policy.governance.approval_required:
-            request = approvals_store.ApprovalRequest(
-                approvals_store.new_request_id(now), session_id, intent.id, requested_at=now
+    def again(self, existing: Session, intent: Intent) -> Selection:
+        """A session that already holds an intent: the same one again is idempotent."""
+        if existing.intent_id != intent.id:
+            return self.refuse(
+                messages.session_locked(self.session_id, existing.intent_id or "", intent.id),
+                intent,
             )
-            session.state = PENDING_APPROVAL
-            session.approval_id = request.id
-            approvals_store.save_request(root, request)
-            sessions_store.save_session(root, session)
-            try:
-                state.record(
-                    "approval_requested",
-                    session_id=session_id,
-                    intent_id=intent.id,
-                    client=client,
-                    tool=SELECT_TOOL,
-                    decision="pending",
-                    approval_id=request.id,
-                    reason=messages.awaiting_approval(intent.id),
-                )
-            except Exception:
-                _restore(root, session_id, previous)
-                request.state = approvals_store.WITHDRAWN
-                approvals_store.save_request(root, request)
-                raise
+        if existing.state == PENDING_APPROVAL:
             return Selection(
-                PENDING, messages.awaiting_approval(intent.id), intent, session, request.id
+                PENDING,
+                messages.awaiting_approval(intent.id),
+                intent,
+                existing,
+                existing.approval_id,
             )
+        refusal = messages.status_refusal(intent)
+        if refusal:
+            return self.refuse(refusal, intent)
+        self.record(
+            records.INTENT_SELECTED, intent.id, "allow", reason="already held by this session"
+        )
+        return Selection(SELECTED, messages.selected(intent.id, self.session_id), intent, existing)
 
+    def take(self, intent: Intent) -> Selection:
+        """The session takes the intent, or reserves it pending a human's approval."""
+        session = self.existing or Session(self.session_id, started=self.now)
+        previous = session.to_dict() if self.existing is not None else None
+        session.intent_id = intent.id
+        session.last_seen = self.now
+        if self.client:
+            session.client = self.client
+        if self.policy.governance.approval_required:
+            return self.reserve(session, intent, previous)
         session.state = ACTIVE
         session.approval_id = None
-        sessions_store.save_session(root, session)
+        sessions_store.save_session(self.root, session)
         try:
-            state.record(
-                "intent_selected",
-                session_id=session_id,
-                intent_id=intent.id,
-                client=client,
-                tool=SELECT_TOOL,
-                decision="allow",
-            )
+            self.record(records.INTENT_SELECTED, intent.id, "allow")
         except Exception:
-            _restore(root, session_id, previous)
+            _restore(self.root, self.session_id, previous)
             raise
         if intent.status == "PENDING":
-            intent = _start_intent(state, intent, f"selected by session {session_id}")
-        return Selection(SELECTED, messages.selected(intent.id, session_id), intent, session)
+            intent = _start_intent(self.state, intent, f"selected by session {self.session_id}")
+        return Selection(SELECTED, messages.selected(intent.id, self.session_id), intent, session)
+
+    def reserve(
+        self, session: Session, intent: Intent, previous: dict[str, object] | None
+    ) -> Selection:
+        request = approvals_store.ApprovalRequest(
+            approvals_store.new_request_id(self.now),
+            self.session_id,
+            intent.id,
+            requested_at=self.now,
+        )
+        session.state = PENDING_APPROVAL
+        session.approval_id = request.id
+        approvals_store.save_request(self.root, request)
+        sessions_store.save_session(self.root, session)
+        try:
+            self.record(
+                records.APPROVAL_REQUESTED,
+                intent.id,
+                "pending",
+                approval_id=request.id,
+                reason=messages.awaiting_approval(intent.id),
+            )
+        except Exception:
+            _restore(self.root, self.session_id, previous)
+            request.state = approvals_store.WITHDRAWN
+            approvals_store.save_request(self.root, request)
+            raise
+        return Selection(
+            PENDING, messages.awaiting_approval(intent.id), intent, session, request.id
+        )
 
 
 def _withdraw(root: str, session: Session, now: float, why: str) -> None:
@@ -209,7 +231,7 @@ def _start_intent(state: WorkspaceState, intent: Intent, why: str) -> Intent:
     old, policy = change_status(state.root, intent.id, "IN_PROGRESS")
     state._policy = policy
     state.record(
-        "intent_status_changed",
+        records.INTENT_STATUS_CHANGED,
         intent_id=intent.id,
         reason=f"{old} -> IN_PROGRESS ({why})",
         status_from=old,
@@ -229,7 +251,7 @@ def set_intent_status(
         state._policy = policy
         if old != status:
             state.record(
-                "intent_status_changed",
+                records.INTENT_STATUS_CHANGED,
                 intent_id=intent_id,
                 reason=f"{old} -> {status} (by {by})",
                 status_from=old,
@@ -255,7 +277,7 @@ def release_session(
                 request.note = reason
                 approvals_store.save_request(root, request)
         state.record(
-            "session_released",
+            records.SESSION_RELEASED,
             session_id=session_id,
             intent_id=session.intent_id,
             client=session.client,
@@ -305,12 +327,12 @@ def decide_approval(
             session.state = ACTIVE
             # The wait for a human is not idleness: the approved session starts its TTL now.
             session.last_seen = max(session.last_seen, now)
-            event = "approval_granted"
+            event = records.APPROVAL_GRANTED
         else:
             request.state = approvals_store.REJECTED
             session.state = sessions_store.NONE
             session.intent_id = None
-            event = "approval_rejected"
+            event = records.APPROVAL_REJECTED
         session.approval_id = None
         state.record(
             event,

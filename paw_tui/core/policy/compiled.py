@@ -250,8 +250,8 @@ def compile_policy(
     read_problems: list[str] | None = None,
 ) -> Policy:
     """The slow path: parse and validate both files, compile every scope."""
-    from paw_tui.core.intents.model import parse_intents
-    from paw_tui.core.policy.governance import parse_governance
+    from paw_tui.core.intents.parse import parse_intents
+    from paw_tui.core.policy.governance_parse import parse_governance
     from paw_tui.core.policy.scope.compile import compile_scope
     from paw_tui.core.policy.scope.patterns import ScopePatternError
 

@@ -71,34 +71,7 @@ def parse(payload: dict[str, object], event_override: str | None = None) -> Gate
     cwd = checked_cwd(payload)
     event = GateEvent(kind, NAME, session_id, cwd=cwd)
     if kind in (PRE_TOOL, POST_TOOL):
-        tool = payload.get("tool_name")
-        if not isinstance(tool, str) or not tool:
-            raise PayloadError("the payload has no tool_name")
-        tool_input = payload.get("tool_input", {})
-        if tool_input is None:
-            tool_input = {}
-        if not isinstance(tool_input, dict):
-            raise PayloadError(f"the tool_input of {tool} is not an object")
-        event.tool = tool
-        event.tool_input = tool_input
-        field = tools.FILE_TOOLS.get(tool)
-        if field is not None:
-            path = tool_input.get(field)
-            if not isinstance(path, str) or not path.strip():
-                raise PayloadError(f"{tool} has no usable {field}")
-            if "\0" in path:
-                raise PayloadError(f"the {field} of {tool} holds a NUL byte")
-            event.paths = [path]
-        elif tool in tools.SHELL_TOOLS or "command" in tool_input:
-            command = tool_input.get("command")
-            event.command = command if isinstance(command, str) else None
-        if field is None:
-            for key in tools.PATH_FIELDS:
-                value = tool_input.get(key)
-                if isinstance(value, str) and value.strip():
-                    if "\0" in value:
-                        raise PayloadError(f"the {key} of {tool} holds a NUL byte")
-                    event.paths.append(value)
+        _read_tool_call(payload, event)
     elif kind == PROMPT:
         prompt = payload.get("prompt")
         event.prompt = prompt if isinstance(prompt, str) else None
@@ -106,6 +79,38 @@ def parse(payload: dict[str, object], event_override: str | None = None) -> Gate
         source = payload.get("source")
         event.source = source if isinstance(source, str) else None
     return event
+
+
+def _read_tool_call(payload: dict[str, object], event: GateEvent) -> None:
+    """The tool, its input, and the paths or command it names."""
+    tool = payload.get("tool_name")
+    if not isinstance(tool, str) or not tool:
+        raise PayloadError("the payload has no tool_name")
+    tool_input = payload.get("tool_input", {})
+    if tool_input is None:
+        tool_input = {}
+    if not isinstance(tool_input, dict):
+        raise PayloadError(f"the tool_input of {tool} is not an object")
+    event.tool = tool
+    event.tool_input = tool_input
+    field = tools.FILE_TOOLS.get(tool)
+    if field is not None:
+        path = tool_input.get(field)
+        if not isinstance(path, str) or not path.strip():
+            raise PayloadError(f"{tool} has no usable {field}")
+        if "\0" in path:
+            raise PayloadError(f"the {field} of {tool} holds a NUL byte")
+        event.paths = [path]
+        return
+    if tool in tools.SHELL_TOOLS or "command" in tool_input:
+        command = tool_input.get("command")
+        event.command = command if isinstance(command, str) else None
+    for key in tools.PATH_FIELDS:
+        value = tool_input.get(key)
+        if isinstance(value, str) and value.strip():
+            if "\0" in value:
+                raise PayloadError(f"the {key} of {tool} holds a NUL byte")
+            event.paths.append(value)
 
 
 def _json(data: Mapping[str, object]) -> str:

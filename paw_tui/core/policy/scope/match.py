@@ -191,7 +191,7 @@ class CompiledScope:
             search = entry._search = _compile_regex(entry.regex, self.ignore_case).search
         return search(path)
 
-    def match(self, path: str) -> tuple[bool | None, int | None]:
+    def match(self, path: str) -> tuple[bool | None, int | None]:  # noqa: C901 - the hottest loop of the gate, kept in one frame: a call per pattern would cost more than the test it runs
         """``(include, index)`` exactly as ``GitIgnoreSpec.check_file(path)`` gives them.
 
         ``path`` is a POSIX path relative to the root. ``include`` is True when an including

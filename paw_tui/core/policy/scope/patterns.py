@@ -151,7 +151,7 @@ def classify_regex(source: str) -> tuple[str, str]:
     return FORM_REGEX, literal
 
 
-def required_runs(source: str) -> tuple[str, ...]:
+def required_runs(source: str) -> tuple[str, ...]:  # noqa: C901 - one pass of a small scanner over a regex source; its states read best together
     """Literal runs every match of ``source`` contains, in this order (a sound pre-filter).
 
     Only text outside groups, classes and quantified atoms counts; a top-level ``|`` means

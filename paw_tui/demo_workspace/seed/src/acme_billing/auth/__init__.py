@@ -1,0 +1,1 @@
+"""Authentication of partner API requests."""

@@ -1,0 +1,1 @@
+"""The story of the bundled demo workspace (see scripts/make_demo_workspace.py)."""

@@ -1,0 +1,568 @@
+"""The demo's day, act by act: 2026-11-20, 09:00 to 17:30 UTC, at a fictional billing
+service. What the agents write comes from ``paw_tui/demo_workspace/story/``; what the gate and
+the humans decide is whatever the product decides (an act fails loudly when it differs).
+"""
+
+from __future__ import annotations
+
+from paw_tui.core.handshake import sessions as sessions_store
+
+from .actors import Agent, GenericAgent, Human, Sim, text
+
+PYTEST_OK = "........                                                                 [100%]\n8 passed in 0.61s\n"
+
+
+def morning_logging(sim: Sim, maria: Human) -> None:
+    """09:04-10:10, Claude Code: structured request logging (INT-005), then COMPLETED."""
+    sim.clock.at("09:04")
+    agent = Agent(sim, "Claude Code")
+    agent.start()
+    agent.prompt(
+        "Add structured JSON request logging (INT-005): one line per request with "
+        "method, path, status, duration and a request id."
+    )
+    agent.mcp(
+        "paw_get_context", {"feature_slug": "jwt-auth-migration", "agent_name": "Claude Code"}
+    )
+    agent.read("src/acme_billing/app.py")
+    agent.read("src/acme_billing/observability/__init__.py")
+    # Straight to work, before the handshake: denied, with the list of intents.
+    agent.write("src/acme_billing/observability/json_logging.py", text("src/acme_billing/observability/json_logging.py"), expect="deny")
+    agent.mcp("list_intents", {})
+    agent.select("INT-005", outcome="approval_requested")
+    agent.write("src/acme_billing/observability/json_logging.py", text("src/acme_billing/observability/json_logging.py"), expect="deny")
+    maria.approve(agent)
+
+    redact_bug = {"key.lower() in SENSITIVE_KEYS": "key in SENSITIVE_KEYS"}
+    agent.develop("src/acme_billing/observability/json_logging.py", text("src/acme_billing/observability/json_logging.py"), drafts=redact_bug)
+    # (`mkdir tests/observability` would be denied: "tests/observability/**" covers what is
+    # inside the directory, not the directory itself, so the agent writes the file directly.)
+    agent.write("tests/observability/__init__.py", "")
+    agent.develop("tests/observability/test_json_logging.py", text("tests/observability/test_json_logging.py"))
+    agent.bash(
+        "pytest tests/observability -q",
+        "Run the logging tests",
+        stdout="..F....\nFAILED tests/observability/test_json_logging.py::"
+        "test_sensitive_keys_are_redacted[Authorization]\n1 failed, 6 passed\n",
+    )
+    agent.fix("src/acme_billing/observability/json_logging.py", redact_bug)
+    agent.bash("pytest tests/observability -q", "Run the logging tests again", stdout=PYTEST_OK)
+
+    agent.write(
+        "src/acme_billing/middleware/__init__.py", '"""ASGI middleware shared by every route."""\n'
+    )
+    agent.develop("src/acme_billing/middleware/request_log.py", text("src/acme_billing/middleware/request_log.py"))
+    agent.edit(
+        "src/acme_billing/app.py",
+        "from acme_billing.invoices.service import get_invoice, list_invoices\n",
+        "from acme_billing.invoices.service import get_invoice, list_invoices\n"
+        "from acme_billing.middleware.request_log import RequestLogMiddleware\n"
+        "from acme_billing.observability.json_logging import configure as configure_logging\n",
+    )
+    agent.edit(
+        "src/acme_billing/app.py",
+        "middleware = [\n",
+        "middleware = [\n    Middleware(RequestLogMiddleware),\n",
+    )
+    agent.edit(
+        "src/acme_billing/app.py",
+        "app = Starlette(",
+        "configure_logging(settings.log_level)\napp = Starlette(",
+    )
+    agent.develop("tests/observability/test_request_log.py", text("tests/observability/test_request_log.py"))
+    agent.bash("pytest tests/observability -q", "Run the logging tests", stdout=PYTEST_OK)
+    agent.bash(
+        "ruff check src/acme_billing/observability src/acme_billing/middleware",
+        "Lint the new modules",
+        stdout="All checks passed!\n",
+    )
+    # Documentation is not in INT-005's scope.
+    agent.edit(
+        "README.md",
+        "Read docs/CONVENTIONS.md before you change code.\n",
+        "Read docs/CONVENTIONS.md before you change code.\n\nLogs are JSON lines on stdout.\n",
+        expect="deny",
+    )
+    agent.prompt("Also make sure Set-Cookie never reaches the logs.")
+    agent.read("src/acme_billing/observability/json_logging.py")
+    agent.bash(
+        "pytest tests/observability -q -k redact",
+        "Run the redaction tests",
+        stdout="....\n4 passed in 0.12s\n",
+    )
+    agent.end()
+    sim.clock.advance(120, 300)
+    maria.set_status("INT-005", "COMPLETED")
+
+
+def jwt_part_one(sim: Sim, maria: Human) -> None:
+    """10:12-11:58, Claude Code: JWT tokens and keys (INT-001)."""
+    sim.clock.at("10:12")
+    agent = Agent(sim, "Claude Code")
+    agent.start()
+    agent.prompt(
+        "Start the JWT migration (INT-001): token issuing and verification as "
+        "docs/auth.md and ADR 0007 describe. Keys first."
+    )
+    agent.mcp(
+        "paw_get_context", {"feature_slug": "jwt-auth-migration", "agent_name": "Claude Code"}
+    )
+    agent.read("docs/auth.md")
+    agent.read("docs/adr/0007-jwt-auth.md")
+    agent.read("src/acme_billing/auth/middleware.py")
+    agent.select("INT-001", outcome="approval_requested")
+    maria.approve(agent)
+
+    agent.develop("src/acme_billing/auth/keys.py", text("src/acme_billing/auth/keys.py"))
+    agent.develop("tests/auth/test_keys.py", text("tests/auth/test_keys.py"))
+    agent.bash(
+        "pytest tests/auth/test_keys.py -q",
+        "Run the key ring tests",
+        stdout="....\n4 passed in 0.09s\n",
+    )
+    algorithms_bug = {"algorithms=[ALGORITHM]": "algorithms=ALGORITHM"}
+    agent.develop("src/acme_billing/auth/jwt_tokens.py", text("src/acme_billing/auth/jwt_tokens.py"), drafts=algorithms_bug)
+    agent.develop("tests/auth/test_jwt_tokens.py", text("tests/auth/test_jwt_tokens.py"))
+    agent.bash(
+        "pytest tests/auth -q",
+        "Run the auth tests",
+        stdout="..FFFF....\n4 failed, 6 passed: InvalidAlgorithmError\n",
+    )
+    agent.read("src/acme_billing/auth/jwt_tokens.py")
+    agent.fix("src/acme_billing/auth/jwt_tokens.py", algorithms_bug)
+    agent.bash(
+        "pytest tests/auth -q",
+        "Run the auth tests again",
+        stdout="..........\n10 passed in 1.84s\n",
+    )
+    agent.prompt(
+        "Now the token endpoint: client-credentials grant, partners authenticate "
+        "with their existing Basic secret."
+    )
+    agent.develop("src/acme_billing/auth/token_endpoint.py", text("src/acme_billing/auth/token_endpoint.py"))
+    agent.develop("tests/auth/test_token_endpoint.py", text("tests/auth/test_token_endpoint.py"))
+    agent.bash(
+        "pytest tests/auth/test_token_endpoint.py -q",
+        "Run the token endpoint tests",
+        stdout=".......\n7 passed in 1.02s\n",
+    )
+    # The legacy module is carved out of the scope, and the intents file is protected.
+    agent.edit(
+        "src/acme_billing/auth/legacy/basic_auth.py",
+        '"""Check HTTP Basic credentials against the api_credentials table."""\n',
+        '"""Check HTTP Basic credentials against the api_credentials table.\n\n'
+        'Deprecated: use JWT bearer tokens (docs/auth.md).\n"""\n',
+        expect="deny",
+    )
+    agent.edit(
+        ".orchestration/active_intents.yaml",
+        "    name: JWT Authentication Migration\n    status: IN_PROGRESS\n",
+        "    name: JWT Authentication Migration\n    status: COMPLETED\n",
+        expect="deny",
+    )
+    agent.prompt("While you're there, can you start on the rate limiter too?")
+    agent.select("INT-003", outcome="selection_refused")  # locked to INT-001
+    agent.edit(
+        "src/acme_billing/auth/__init__.py",
+        '"""Authentication of partner API requests."""\n',
+        '"""Authentication of partner API requests: JWT bearer tokens, and Basic Auth '
+        'while\nACME_LEGACY_AUTH is on."""\n',
+    )
+    agent.bash(
+        "ruff check src/acme_billing/auth tests/auth && ruff format --check src/acme_billing/auth",
+        "Lint the auth package",
+        stdout="All checks passed!\n",
+    )
+    agent.end()
+
+
+def codex_cleanup(sim: Sim, jonas: Human) -> None:
+    """12:05-12:40, Codex over the generic protocol: SOAP cleanup (INT-004), ABANDONED."""
+    sim.clock.at("12:05")
+    agent = GenericAgent(sim, "Codex")
+    agent.start()
+    agent.prompt(
+        "Remove the WSDL cache from the SOAP gateway (INT-004); nothing has used it since 2024."
+    )
+    agent.call("write_file", expect="deny", paths=["src/acme_billing/soap/__init__.py"])
+    agent.select("INT-004", outcome="approval_requested")
+    jonas.approve(agent)
+    agent.call("execute_command", expect="allow", command="pytest tests/soap -q")
+    agent.call(
+        "write_file",
+        expect="allow",
+        paths=["src/acme_billing/soap/__init__.py"],
+        effect=lambda: sim.write("src/acme_billing/soap/__init__.py", text("src/acme_billing/soap/__init__.py")),
+    )
+    agent.call(
+        "write_file",
+        expect="allow",
+        paths=["src/acme_billing/soap/gateway.py"],
+        effect=lambda: sim.write("src/acme_billing/soap/gateway.py", text("src/acme_billing/soap/gateway.py")),
+    )
+    agent.call(
+        "execute_command",
+        expect="allow",
+        command="rm src/acme_billing/soap/wsdl_cache.py tests/soap/test_wsdl_cache.py",
+        effect=lambda: sim.remove(
+            "src/acme_billing/soap/wsdl_cache.py", "tests/soap/test_wsdl_cache.py"
+        ),
+    )
+    agent.call("execute_command", expect="allow", command="grep -rn wsdl_cache src tests")
+    agent.call(
+        "write_file",
+        expect="allow",
+        paths=["tests/soap/test_gateway.py"],
+        effect=lambda: sim.write("tests/soap/test_gateway.py", text("tests/soap/test_gateway.py")),
+    )
+    agent.call("execute_command", expect="allow", command="pytest tests/soap -q")
+    # A partner call changes the plan: the gateway stays until Q1.
+    sim.clock.at("12:31")
+    jonas.set_status("INT-004", "ABANDONED")
+    agent.call("write_file", expect="deny", paths=["src/acme_billing/soap/client.py"])
+    agent.call("execute_command", expect="deny", command="rm -r src/acme_billing/soap/schemas")
+    jonas.release(agent)
+
+
+def invoices_part_one(sim: Sim, maria: Human) -> Agent:
+    """13:02-14:30, Claude Code: invoice PDF export (INT-002)."""
+    sim.clock.at("13:02")
+    agent = Agent(sim, "Claude Code")
+    agent.start()
+    agent.prompt("Implement the invoice PDF export (INT-002) with WeasyPrint, PDF/A-3b.")
+    agent.mcp(
+        "paw_get_context", {"feature_slug": "invoice-pdf-export", "agent_name": "Claude Code"}
+    )
+    agent.read("docs/invoices.md")
+    agent.read("src/acme_billing/invoices/models.py")
+    agent.select("INT-002", outcome="approval_requested")
+    maria.approve(agent)
+    agent.bash(
+        "pip install 'weasyprint==62.3'",
+        "Install WeasyPrint",
+        stdout="Successfully installed weasyprint-62.3\n",
+    )
+    agent.develop("src/acme_billing/invoices/fonts.py", text("src/acme_billing/invoices/fonts.py"))
+    agent.write("src/acme_billing/invoices/templates/invoice.html", text("src/acme_billing/invoices/templates/invoice.html"))
+    float_bug = {'(Decimal(cents) / 100).quantize(Decimal("0.01"))': "cents / 100"}
+    agent.develop("src/acme_billing/invoices/pdf_export.py", text("src/acme_billing/invoices/pdf_export.py"), drafts=float_bug)
+    agent.develop("tests/invoices/test_pdf_export.py", text("tests/invoices/test_pdf_export.py"))
+    agent.bash(
+        "pytest tests/invoices -q",
+        "Run the invoice tests",
+        stdout="F...F..\nFAILED test_format_cents[5-0.05 EUR]: '0.05 EUR' != '0.05 EUR'\n",
+    )
+    agent.fix("src/acme_billing/invoices/pdf_export.py", float_bug)
+    agent.bash(
+        "pytest tests/invoices -q",
+        "Run the invoice tests again",
+        stdout="........\n8 passed in 3.40s\n",
+    )
+    # The model is carved out of the scope; so is configuration, and .env is protected.
+    agent.edit(
+        "src/acme_billing/invoices/models.py",
+        '    status: str = "open"\n',
+        '    status: str = "open"\n    pdf_url: str | None = None\n',
+        expect="deny",
+    )
+    agent.write(".env", "ACME_PDF_FONT_DIR=/usr/share/fonts/inter\n", expect="deny")
+    agent.edit(
+        "src/acme_billing/invoices/service.py",
+        "from acme_billing.invoices.models import Invoice\n",
+        "from acme_billing.invoices.models import Invoice\n"
+        "from acme_billing.invoices.pdf_export import render_pdf\n",
+    )
+    agent.edit(
+        "src/acme_billing/invoices/service.py",
+        "    return invoice\n",
+        "    return invoice\n\n\ndef invoice_pdf(account_id: str, number: str) -> bytes:\n"
+        "    return render_pdf(get_invoice(account_id, number))\n",
+    )
+    agent.bash("pytest tests/invoices -q", "Run the invoice tests", stdout=PYTEST_OK)
+    agent.develop("src/acme_billing/invoices/routes.py", text("src/acme_billing/invoices/routes.py"))
+    agent.develop("tests/invoices/test_routes.py", text("tests/invoices/test_routes.py"))
+    agent.bash(
+        "pytest tests/invoices -q",
+        "Run the invoice tests",
+        stdout="..........\n10 passed in 3.62s\n",
+    )
+    return agent
+
+
+def webhooks_rejected(sim: Sim, jonas: Human) -> None:
+    """13:55-14:05, Claude Code in a second terminal: webhooks (INT-006), rejected."""
+    sim.clock.at("13:55")
+    agent = Agent(sim, "Claude Code")
+    agent.start()
+    agent.prompt("Add retries with exponential backoff to webhook delivery (INT-006).")
+    agent.select("INT-006", outcome="approval_requested")
+    agent.write("src/acme_billing/webhooks/retry.py", '"""Webhook retries."""\n', expect="deny")
+    # INT-006 depends on the rate limiter, which has not started.
+    jonas.reject(agent)
+    agent.write("src/acme_billing/webhooks/retry.py", '"""Webhook retries."""\n', expect="deny")
+    agent.select("INT-002", outcome="selection_refused")  # held by the invoice session
+    agent.end()
+
+
+def invoices_part_two(sim: Sim, agent: Agent, maria: Human) -> None:
+    """14:10-14:45: more PDF work, then a human BLOCKs INT-002 (font licence)."""
+    sim.clock.at("14:10")
+    agent.prompt("Totals must stay on the last page; add a page-break rule and a test.")
+    agent.edit(
+        "src/acme_billing/invoices/templates/invoice.html",
+        ".total { font-weight: bold; page-break-inside: avoid; }\n",
+        ".total { font-weight: bold; page-break-inside: avoid; }\n"
+        "tfoot { display: table-row-group; }\n"
+        "thead { display: table-header-group; }\n",
+    )
+    agent.edit(
+        "src/acme_billing/invoices/templates/invoice.html",
+        "  <p>Issued $issued &middot; Due $due</p>\n",
+        "  <p>Issued $issued &middot; Due $due</p>\n  <p class=muted>Amounts in $currency</p>\n",
+    )
+    agent.bash(
+        "pytest tests/invoices -q",
+        "Run the invoice tests",
+        stdout="FFF.....\nKeyError: 'currency'\n",
+    )
+    agent.edit(
+        "src/acme_billing/invoices/templates/invoice.html",
+        "  <p class=muted>Amounts in $currency</p>\n",
+        "",
+    )
+    agent.bash("pytest tests/invoices -q", "Run the invoice tests", stdout=PYTEST_OK)
+    agent.write(
+        "src/acme_billing/invoices/fonts/README.md",
+        "Inter (Regular, SemiBold) as WOFF2, embedded in every invoice PDF.\n"
+        "Licence: SIL Open Font License 1.1; see docs/invoices.md.\n",
+    )
+    sim.clock.at("14:40")
+    maria.set_status("INT-002", "BLOCKED")  # legal has not cleared embedding Inter
+    agent.bash(
+        "curl -L -o src/acme_billing/invoices/fonts/Inter-Regular.woff2 "
+        "https://rsms.me/inter/font-files/Inter-Regular.woff2",
+        "Download the Inter font",
+        expect="deny",
+    )
+    agent.end()
+
+
+def jwt_part_two(sim: Sim, maria: Human) -> Agent:
+    """15:08-16:45, Claude Code resumes INT-001: the middleware, rotation docs, RS256."""
+    sim.clock.at("15:08")
+    agent = Agent(sim, "Claude Code")
+    agent.start(source="resume")
+    agent.prompt(
+        "Continue INT-001: accept Bearer tokens in the middleware, keep Basic Auth "
+        "behind ACME_LEGACY_AUTH, and document key rotation."
+    )
+    agent.select("INT-001", outcome="approval_requested")
+    maria.approve(agent)
+    agent.read("src/acme_billing/auth/middleware.py")
+    path = "src/acme_billing/auth/middleware.py"
+    agent.edit(
+        path,
+        "from acme_billing.auth.legacy.basic_auth import check_basic_credentials\n",
+        "from acme_billing.auth.jwt_tokens import TokenError, verify_token\n"
+        "from acme_billing.auth.keys import KeyRing, load_key_ring\n"
+        "from acme_billing.auth.legacy.basic_auth import check_basic_credentials\n"
+        "from acme_billing.config import settings\n",
+    )
+    agent.edit(
+        path,
+        'PUBLIC_PATHS = frozenset({"/health"})\n',
+        'PUBLIC_PATHS = frozenset({"/health"})\n\n\n'
+        "def key_ring() -> KeyRing:\n"
+        "    return load_key_ring(settings.jwt_keys_dir, settings.jwt_issuer)\n\n\n"
+        "def legacy_auth_enabled() -> bool:\n"
+        "    return settings.legacy_auth\n",
+    )
+    agent.edit(
+        path,
+        "        return self.user_id\n",
+        "        return self.user_id\n\n\n"
+        "class BearerAuthBackend(AuthenticationBackend):\n"
+        "    async def authenticate(self, conn: HTTPConnection) -> tuple[AuthCredentials, BaseUser] | None:\n"
+        '        header = conn.headers.get("authorization", "")\n'
+        '        if not header.lower().startswith("bearer "):\n'
+        "            return None\n"
+        "        try:\n"
+        "            claims = verify_token(key_ring(), header[7:].strip())\n"
+        "        except TokenError as exc:\n"
+        "            raise AuthenticationError(exc.reason) from None\n"
+        "        return AuthCredentials(list(claims.scopes)), ApiUser(claims.subject, claims.account_id)\n",
+    )
+    agent.develop("tests/auth/test_middleware.py", text("tests/auth/test_middleware.py"))
+    agent.bash(
+        "pytest tests/auth/test_middleware.py -q",
+        "Run the middleware tests",
+        stdout="EEEE\nAttributeError: module has no attribute 'ApiAuthMiddleware'\n",
+    )
+    agent.edit(
+        path,
+        'def BasicAuthMiddleware(app: ASGIApp, realm: str = "acme-billing") -> ASGIApp:  # noqa: N802\n'
+        '    """Used like a middleware class in app.py."""\n'
+        "    return AuthenticationMiddleware(app, backend=BasicAuthBackend())\n",
+        "class ApiAuthBackend(AuthenticationBackend):\n"
+        '    """Bearer tokens; Basic Auth too while ACME_LEGACY_AUTH is on."""\n\n'
+        "    async def authenticate(self, conn: HTTPConnection) -> tuple[AuthCredentials, BaseUser] | None:\n"
+        "        if conn.url.path in PUBLIC_PATHS:\n"
+        "            return None\n"
+        "        found = await BearerAuthBackend().authenticate(conn)\n"
+        "        if found is not None:\n"
+        "            return found\n"
+        "        if legacy_auth_enabled():\n"
+        "            return await BasicAuthBackend().authenticate(conn)\n"
+        '        raise AuthenticationError("missing bearer token")\n\n\n'
+        'def ApiAuthMiddleware(app: ASGIApp, realm: str = "acme-billing") -> ASGIApp:  # noqa: N802\n'
+        '    """Used like a middleware class in app.py."""\n'
+        "    return AuthenticationMiddleware(app, backend=ApiAuthBackend())\n\n\n"
+        "BasicAuthMiddleware = ApiAuthMiddleware  # app.py still imports the old name\n",
+    )
+    agent.bash(
+        "pytest tests/auth -q", "Run the auth tests", stdout="..............\n14 passed in 2.31s\n"
+    )
+    # Switching app.py to the new name is outside INT-001: ask for a scope expansion instead.
+    agent.edit(
+        "src/acme_billing/app.py",
+        "from acme_billing.auth.middleware import BasicAuthMiddleware\n",
+        "from acme_billing.auth.middleware import ApiAuthMiddleware\n",
+        expect="deny",
+    )
+    agent.prompt("Fine, leave app.py. Add scope checks for handlers next.")
+    agent.develop("src/acme_billing/auth/scopes.py", text("src/acme_billing/auth/scopes.py"))
+    agent.develop("tests/auth/test_scopes.py", text("tests/auth/test_scopes.py"))
+    agent.bash(
+        "pytest tests/auth -q",
+        "Run the auth tests",
+        stdout="......................\n22 passed in 2.40s\n",
+    )
+    agent.bash(
+        "ruff check src/acme_billing/auth tests/auth",
+        "Lint the auth package",
+        stdout="All checks passed!\n",
+    )
+    return agent
+
+
+def jwt_part_three(sim: Sim, agent: Agent) -> None:
+    """17:00-17:29: the same session, still running at the end of the day."""
+    sim.clock.at("17:00")
+    agent.prompt("ADR 0007 says RS256. Switch the algorithm and document key rotation.")
+    agent.bash(
+        'sed -i \'s/ALGORITHM = "HS256"/ALGORITHM = "RS256"/\' src/acme_billing/auth/jwt_tokens.py',
+        "Switch the signing algorithm to RS256",
+        effect=lambda: sim.write(
+            "src/acme_billing/auth/jwt_tokens.py",
+            sim.read("src/acme_billing/auth/jwt_tokens.py").replace(
+                'ALGORITHM = "HS256"', 'ALGORITHM = "RS256"'
+            ),
+        ),
+    )
+    agent.bash(
+        "pytest tests/auth -q", "Run the auth tests", stdout="..............\n14 passed in 2.05s\n"
+    )
+    agent.multi_edit(
+        "docs/auth.md",
+        [
+            ("## Target: JWT bearer tokens\n", "## JWT bearer tokens\n"),
+            (
+                "- Claims: `iss`, `sub` (user), `acct` (account), `scope` (space-separated), `iat`, `exp`, `jti`.\n",
+                (
+                    "- Claims: `iss`, `sub` (user), `acct` (account), `scope` (space-separated), `iat`, `exp`, `jti`.\n\n"
+                    "## Key rotation\n\n"
+                    '1. Add the new key to `keys.json` with `"active": true`; the newest active key signs.\n'
+                    "2. Set the old key's `active` to false; it keeps verifying tokens it signed.\n"
+                    "3. After 15 minutes (the token lifetime) plus 30 seconds, remove the old key.\n"
+                ),
+            ),
+        ],
+    )
+    agent.edit("docs/auth.md", "## Today: HTTP Basic Auth\n", "## Legacy: HTTP Basic Auth\n")
+    agent.edit(
+        "tests/auth/test_jwt_tokens.py",
+        'ISSUER = "https://auth.test"\n',
+        'ISSUER = "https://auth.test"\n'
+        "# RS256 needs real RSA keys; 2048 bits keeps the suite fast enough.\n",
+    )
+    agent.bash(
+        "pytest tests/auth -q", "Run the auth tests", stdout="..............\n14 passed in 2.11s\n"
+    )
+    agent.prompt("Last thing today: partners must be able to revoke a leaked token.")
+    agent.develop("src/acme_billing/auth/revocation.py", text("src/acme_billing/auth/revocation.py"))
+    agent.develop("tests/auth/test_revocation.py", text("tests/auth/test_revocation.py"))
+    path = "src/acme_billing/auth/middleware.py"
+    agent.edit(
+        path,
+        "from acme_billing.auth.legacy.basic_auth import check_basic_credentials\n",
+        "from acme_billing.auth.legacy.basic_auth import check_basic_credentials\n"
+        "from acme_billing.auth.revocation import RedisLike, is_revoked\n",
+    )
+    agent.edit(
+        path,
+        "def legacy_auth_enabled() -> bool:\n",
+        "def redis_client() -> RedisLike:\n"
+        "    import redis\n\n"
+        "    return redis.Redis.from_url(settings.redis_url)\n\n\n"
+        "def legacy_auth_enabled() -> bool:\n",
+    )
+    agent.edit(
+        path,
+        "            raise AuthenticationError(exc.reason) from None\n",
+        "            raise AuthenticationError(exc.reason) from None\n"
+        "        if is_revoked(redis_client(), claims):\n"
+        '            raise AuthenticationError("token revoked")\n',
+    )
+    agent.bash(
+        "pytest tests/auth -q",
+        "Run the auth tests",
+        stdout="EEEE..................\nredis.exceptions.ConnectionError\n",
+    )
+    agent.edit(
+        "tests/auth/test_middleware.py",
+        "from tests.auth.test_jwt_tokens import ISSUER, rsa_key\n",
+        "from tests.auth.test_jwt_tokens import ISSUER, rsa_key\n"
+        "from tests.auth.test_revocation import FakeRedis\n",
+    )
+    agent.edit(
+        "tests/auth/test_middleware.py",
+        '    monkeypatch.setattr(middleware, "key_ring", lambda: ring)\n',
+        '    monkeypatch.setattr(middleware, "key_ring", lambda: ring)\n'
+        '    monkeypatch.setattr(middleware, "redis_client", FakeRedis)\n',
+    )
+    agent.bash(
+        "pytest tests/auth -q",
+        "Run the auth tests",
+        stdout="..........................\n26 passed in 2.52s\n",
+    )
+    agent.prompt("Good. Leave it there for today; I'll review tomorrow.")
+
+
+def rate_limit_waiting(sim: Sim, jwt_agent: Agent) -> None:
+    """16:48-16:56, Claude Code on another laptop: INT-001 is taken, INT-003 awaits approval."""
+    sim.clock.at("16:48")
+    agent = Agent(sim, "Claude Code")
+    agent.start()
+    agent.prompt("Pick up the JWT work where it is.")
+    agent.select("INT-001", outcome="selection_refused")  # held by the afternoon session
+    agent.prompt("Then take the rate limiter (INT-003) instead.")
+    agent.select("INT-003", outcome="approval_requested")
+    agent.read("docs/rate-limits.md")
+    agent.write(
+        "src/acme_billing/ratelimit/__init__.py", '"""Per-key token buckets."""\n', expect="deny"
+    )  # awaits human approval: left pending for the demo's modal
+
+
+def tell_the_story(sim: Sim) -> dict[str, str]:
+    """Run the day; returns the sessions expected to be left (id -> what they hold)."""
+    maria, jonas = Human(sim, "maria.lopez"), Human(sim, "jonas.weber")
+    morning_logging(sim, maria)
+    jwt_part_one(sim, maria)
+    codex_cleanup(sim, jonas)
+    invoice_agent = invoices_part_one(sim, maria)
+    webhooks_rejected(sim, jonas)
+    invoices_part_two(sim, invoice_agent, maria)
+    jwt_agent = jwt_part_two(sim, maria)
+    rate_limit_waiting(sim, jwt_agent)
+    jwt_part_three(sim, jwt_agent)
+    return {jwt_agent.session_id: sessions_store.ACTIVE}
