@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import os
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -41,7 +42,7 @@ def msg_not_found(slug: str, roots: list[str]) -> str:
     )
 
 
-def failing_reader(target: str | Path, exc: OSError):
+def failing_reader(target: str | Path, exc: OSError) -> Callable[[str, int], bytes]:
     """A ``read_bytes`` that raises ``exc`` for ``target`` and reads every other file."""
     target = str(target)
 
@@ -53,9 +54,16 @@ def failing_reader(target: str | Path, exc: OSError):
     return reader
 
 
-def expect_error(message: str, *args: object, **kwargs: object) -> None:
+def expect_error(
+    message: str,
+    slug: object,
+    agent: object,
+    *,
+    roots: Sequence[str],
+    user_instructions_dir: str | None,
+) -> None:
     with pytest.raises(ValidationError) as info:
-        get_context(*args, **kwargs)  # type: ignore[arg-type]
+        get_context(slug, agent, roots=roots, user_instructions_dir=user_instructions_dir)
     assert str(info.value) == message
     assert info.value.exit_code == 2
 
@@ -246,7 +254,7 @@ def test_no_user_layer_at_all(ws: Workspace) -> None:
 @pytest.mark.parametrize(
     "content", ["", "   ", "\n\n", " \r\n\t\r ", b"\xef\xbb\xbf", b"\xef\xbb\xbf \n"]
 )
-def test_empty_or_whitespace_file(ws: Workspace, content) -> None:
+def test_empty_or_whitespace_file(ws: Workspace, content: str | bytes) -> None:
     ws.work("feat", content)
     ws.workspace_instructions(AGENT, content)
     ws.user_instructions(AGENT, content)
@@ -297,6 +305,7 @@ def test_other_os_error_names_reason_and_path(ws: Workspace) -> None:
         "feat", read_bytes=failing_reader(path, OSError(errno.EIO, "Input/output error"))
     )
     error = result.workspace_instructions.error
+    assert error is not None
     # the reason is the OS's, its capitalisation is not part of the contract
     assert error.lower() == f"{CI}input/output error: {path}".lower()
     assert error.startswith(CI) and error.endswith(f": {path}")
@@ -331,7 +340,7 @@ def test_utf8_bom_dropped(ws: Workspace) -> None:
         (b"\xef\xbb\xbf\x80", "0x80", 3),
     ],
 )
-def test_invalid_utf8(ws: Workspace, data, byte, offset) -> None:
+def test_invalid_utf8(ws: Workspace, data: bytes, byte: str, offset: int) -> None:
     ws.work("feat", data)
     ws.workspace_instructions(AGENT, data)
     ws.user_instructions(AGENT, "fine")
@@ -461,7 +470,7 @@ def test_precedence_line_only_when_both_have_content(ws: Workspace) -> None:
 @pytest.mark.parametrize(
     "slug", ["../x", "a/b", "Auth", "a_b", "..", "a b", "auth\\x", "caf\u00e9", "a.b", "/abs"]
 )
-def test_invalid_work_id_format(ws: Workspace, slug) -> None:
+def test_invalid_work_id_format(ws: Workspace, slug: str) -> None:
     ws.work("x")
     expect_error(msg_bad_slug(slug), slug, AGENT, roots=[str(ws.root)], user_instructions_dir=None)
 
@@ -473,12 +482,12 @@ def test_invalid_work_id_quotes_trimmed_value(ws: Workspace) -> None:
 
 
 @pytest.mark.parametrize("slug", ["", "   ", "\t\n", None, 42])
-def test_empty_slug(ws: Workspace, slug) -> None:
+def test_empty_slug(ws: Workspace, slug: str | int | None) -> None:
     expect_error(MSG_EMPTY_SLUG, slug, AGENT, roots=[str(ws.root)], user_instructions_dir=None)
 
 
 @pytest.mark.parametrize("agent", ["", "  ", "\t\r\n", None])
-def test_empty_agent_rejected_before_directory_lookup(ws: Workspace, agent) -> None:
+def test_empty_agent_rejected_before_directory_lookup(ws: Workspace, agent: str | None) -> None:
     # the work id does not exist, yet the agent message comes first
     expect_error(
         MSG_EMPTY_AGENT, "does-not-exist", agent, roots=[str(ws.root)], user_instructions_dir=None
@@ -505,7 +514,7 @@ def test_empty_agent_rejected_before_directory_lookup(ws: Workspace, agent) -> N
         (" a/b ", "a/b"),
     ],
 )
-def test_invalid_agent_names(ws: Workspace, agent, quoted) -> None:
+def test_invalid_agent_names(ws: Workspace, agent: str, quoted: str) -> None:
     ws.work("feat")
     expect_error(
         msg_bad_agent(quoted), "feat", agent, roots=[str(ws.root)], user_instructions_dir=None
@@ -517,7 +526,7 @@ def test_invalid_agent_names(ws: Workspace, agent, quoted) -> None:
 @pytest.mark.parametrize(
     "agent", ["...", "a..b", ".hidden", "PAW-02B Impl Planner", "Agent: \u00e9\u00e8 (v2)"]
 )
-def test_unusual_but_valid_agent_names(ws: Workspace, agent) -> None:
+def test_unusual_but_valid_agent_names(ws: Workspace, agent: str) -> None:
     ws.work("feat")
     ws.workspace_instructions(agent, f"for {agent}")
     result = ws.context("feat", agent)
@@ -562,7 +571,9 @@ def test_no_workspace_message(user_home: Path) -> None:
         ("nope", "Agent", "ws", None),
     ],
 )
-def test_validation_order(ws: Workspace, slug, agent, roots_kind, message) -> None:
+def test_validation_order(
+    ws: Workspace, slug: str, agent: str, roots_kind: str, message: str | None
+) -> None:
     roots = [str(ws.root)] if roots_kind == "ws" else []
     expected = message if message is not None else msg_not_found("nope", roots)
     expect_error(expected, slug, agent, roots=roots, user_instructions_dir=str(ws.user_dir))

@@ -5,9 +5,9 @@ from __future__ import annotations
 import errno
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-import jsonschema
+import jsonschema  # type: ignore[import-untyped]
 import pytest
 from context_messages import (
     AGENT,
@@ -21,7 +21,7 @@ from context_messages import (
 from paw_tui.core.context.format import PRECEDENCE_LINE
 
 if TYPE_CHECKING:
-    from conftest import MakeWorkspace, RunCli, RunSubprocess, Workspace
+    from conftest import CliResult, MakeWorkspace, RunCli, RunSubprocess, Workspace
 
 WORKFLOW = (
     "# WorkflowContext\n\nWork Title: Auth\nFeature Slug: auth-system\nTarget Branch: feature/auth"
@@ -35,7 +35,7 @@ def msg_not_found(slug: str, roots: list[str | Path]) -> str:
     )
 
 
-STATUS_SCHEMA = {
+STATUS_SCHEMA: dict[str, Any] = {
     "type": "object",
     "required": ["exists", "content", "error", "path"],
     "properties": {
@@ -66,7 +66,7 @@ JSON_SCHEMA = {
 }
 
 
-def assert_refused(res, message: str) -> None:
+def assert_refused(res: CliResult, message: str) -> None:
     assert res.code == 2, res
     assert res.out == ""
     assert res.err == message + "\n"
@@ -264,7 +264,9 @@ def test_json_empty_context_is_still_json(ws: Workspace, run_cli: RunCli) -> Non
         ("feat", " .. ", msg_bad_agent("..")),
     ],
 )
-def test_validation_errors_exit_2(ws: Workspace, run_cli: RunCli, slug, agent, message) -> None:
+def test_validation_errors_exit_2(
+    ws: Workspace, run_cli: RunCli, slug: str, agent: str, message: str
+) -> None:
     ws.work("feat")
     res = run_cli("context", slug, "--agent", agent, "--workspace", str(ws.root))
     assert_refused(res, message)
@@ -409,7 +411,7 @@ def test_claude_project_dir_is_not_used_by_the_context_command(
 
 
 @pytest.mark.parametrize("marker", [".git", ".git-file", ".orchestration"])
-def test_ancestor_markers(make_workspace: MakeWorkspace, run_cli: RunCli, marker) -> None:
+def test_ancestor_markers(make_workspace: MakeWorkspace, run_cli: RunCli, marker: str) -> None:
     w = make_workspace("repo", marker=marker)
     # .paw/work/feat lives elsewhere: only the marker makes repo/sub/.. the root
     nested = w.root / "pkg" / "sub"

@@ -106,7 +106,7 @@ def test_all_sections_order_and_blank_lines() -> None:
     ],
 )
 def test_precedence_only_when_both_instruction_sections_have_content(
-    workspace, user, expect_precedence
+    workspace: FileStatus, user: FileStatus, expect_precedence: bool
 ) -> None:
     text = format_context(result(workspace, user, status("F")))
     assert text.startswith(PRECEDENCE_LINE + "\n\n") is expect_precedence
@@ -182,7 +182,7 @@ def test_instruction_sections_are_not_fenced() -> None:
     ],
 )
 @pytest.mark.parametrize("where", ["workspace", "user", "workflow", "warning"])
-def test_tags_are_neutralised_in_every_section(raw, neutralised, where) -> None:
+def test_tags_are_neutralised_in_every_section(raw: str, neutralised: str, where: str) -> None:
     content = f"before\n{raw}\nafter"
     if where == "warning":
         res = result(workspace=status("", content))
@@ -220,7 +220,7 @@ def test_tags_are_neutralised_in_every_section(raw, neutralised, where) -> None:
         "x<-warning>",
     ],
 )
-def test_other_tags_are_left_alone(text) -> None:
+def test_other_tags_are_left_alone(text: str) -> None:
     formatted = format_context(result(user=status(text)))
     assert formatted == f"<user_instructions>\n{text}\n</user_instructions>"
 
@@ -249,7 +249,7 @@ def test_content_cannot_close_its_section_or_open_another() -> None:
         ("```` and ``````````", "`" * 11),
     ],
 )
-def test_fence_longer_than_backtick_runs(content, fence) -> None:
+def test_fence_longer_than_backtick_runs(content: str, fence: str) -> None:
     text = format_context(result(workflow=status(content)))
     assert text == f"<workflow_context>\n{fence}markdown\n{content}\n{fence}\n</workflow_context>"
     assert parse_context_text(text)["workflow_context"]["content"] == content
@@ -303,7 +303,7 @@ loaded_text = fragment_text.map(lambda s: s.replace("\r\n", "\n").replace("\r", 
 
 
 @st.composite
-def statuses(draw, text=fragment_text):
+def statuses(draw: st.DrawFn, text: st.SearchStrategy[str] = fragment_text) -> FileStatus:
     content = draw(st.one_of(st.just(""), text))
     error = draw(st.one_of(st.none(), text.filter(bool)))
     return status(content, error)
@@ -359,25 +359,29 @@ def _check_properties(workspace: FileStatus, user: FileStatus, workflow: FileSta
 
 @PROPERTY_SETTINGS
 @given(statuses(), statuses(), statuses())
-def test_property_round_trip_tags_and_fence(workspace, user, workflow) -> None:
+def test_property_round_trip_tags_and_fence(
+    workspace: FileStatus, user: FileStatus, workflow: FileStatus
+) -> None:
     _check_properties(workspace, user, workflow)
 
 
 @PROPERTY_SETTINGS
 @given(statuses(loaded_text), statuses(loaded_text), statuses(loaded_text))
-def test_property_on_loader_shaped_content(workspace, user, workflow) -> None:
+def test_property_on_loader_shaped_content(
+    workspace: FileStatus, user: FileStatus, workflow: FileStatus
+) -> None:
     _check_properties(workspace, user, workflow)
 
 
 @PROPERTY_SETTINGS
 @given(st.text(), st.text(), st.text())
-def test_property_arbitrary_unicode(a, b, c) -> None:
+def test_property_arbitrary_unicode(a: str, b: str, c: str) -> None:
     _check_properties(status(a), status(b), status(c))
 
 
 @PROPERTY_SETTINGS
 @given(fragment_text.filter(bool))
-def test_property_single_workflow_section(content) -> None:
+def test_property_single_workflow_section(content: str) -> None:
     text = format_context(result(workflow=status(content)))
     assert text.startswith("<workflow_context>\n`")
     assert text.endswith("`\n</workflow_context>")

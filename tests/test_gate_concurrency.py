@@ -15,6 +15,7 @@ import textwrap
 from collections import Counter
 from pathlib import Path
 
+import pytest
 from gatekit import (
     assert_allow,
     gate,
@@ -27,6 +28,8 @@ from gatekit import (
 
 from paw_tui.core.ledger.store import Ledger
 from paw_tui.core.ledger.verify import verify as verify_ledger
+
+pytestmark = pytest.mark.slow  # many processes at once
 
 WORKERS = 8
 EVENTS = 500

@@ -5,17 +5,18 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-import jsonschema
+import jsonschema  # type: ignore[import-untyped]
 import pytest
 import yaml
 
 from paw_tui.core.errors import ValidationError
 from paw_tui.core.handoff import protocol as ho
+from paw_tui.core.handoff.sources import prose_sentences
 
 if TYPE_CHECKING:
-    from conftest import RunCli, Workspace
+    from conftest import CliResult, RunCli, Workspace
 
 SCHEMA_PATH = Path(ho.__file__).resolve().parents[2] / "schemas" / "context_protocol_v1.schema.json"
 PROJECT = {"stack": "python-textual", "commands": {"test": "pytest -q", "lint": "ruff check ."}}
@@ -71,15 +72,17 @@ def put(root: Path, relative: str, content: str | bytes) -> Path:
 
 
 @pytest.fixture
-def project(ws: Workspace):
+def project(ws: Workspace) -> Workspace:
     put(ws.root, "docs/project.json", json.dumps(PROJECT))
     put(ws.root, "docs/CONVENTIONS.md", CONVENTIONS)
     return ws
 
 
-def block_data(output: str) -> dict[str, object]:
+def block_data(output: str) -> dict[str, Any]:
+    """The YAML of a ``<context>`` block, as a plain tree."""
     assert output.startswith("<context>\n") and output.endswith("\n</context>\n"), output
-    return yaml.safe_load(output[len("<context>\n") : -len("</context>\n")])
+    data: dict[str, Any] = yaml.safe_load(output[len("<context>\n") : -len("</context>\n")])
+    return data
 
 
 def validate(data: object) -> None:
@@ -142,7 +145,9 @@ def test_build_minimal_validates_and_round_trips(run_cli: RunCli, ws: Workspace)
 def test_library_build_render_and_mcp_function_agree(run_cli: RunCli, project: Workspace) -> None:
     block = ho.build_handoff(str(project.root), summary="One. Two.")
     assert list(block) == ["version", "project", "conventions"]
-    assert list(block["project"]) == ["path", "stack", "commands"]  # type: ignore[arg-type]
+    project_block = block["project"]
+    assert isinstance(project_block, dict)
+    assert list(project_block) == ["path", "stack", "commands"]
     validate(block)
     cli = run_cli("handoff", "build", cwd=project.root)
     assert ho.handoff_for_workspace(str(project.root)) + "\n" == cli.out
@@ -193,7 +198,7 @@ def test_single_sentence_conventions_warn(run_cli: RunCli, ws: Workspace) -> Non
     put(ws.root, "docs/CONVENTIONS.md", "# C\n\nUse tabs\n")
     result = run_cli("handoff", "build", cwd=ws.root)
     assert result.code == 0
-    assert block_data(result.out)["conventions"]["summary"] == "Use tabs."  # type: ignore[index]
+    assert block_data(result.out)["conventions"]["summary"] == "Use tabs."
     assert result.err == (
         "warning: docs/CONVENTIONS.md has a single prose sentence; the protocol asks for 2 to 5 "
         "(pass --summary TEXT for a fuller one).\n"
@@ -209,7 +214,7 @@ def test_conventions_without_prose_exits_2(run_cli: RunCli, ws: Workspace) -> No
 
 
 def test_summary_skips_headings_and_code_and_takes_five_sentences() -> None:
-    sentences = ho.prose_sentences(CONVENTIONS)
+    sentences = prose_sentences(CONVENTIONS)
     assert sentences[:6] == [
         "Python 3.11 with strict typing.",
         "Tests use pytest and never touch the network!",
@@ -228,7 +233,7 @@ def test_long_summary_is_trimmed_with_a_warning(run_cli: RunCli, ws: Workspace) 
     put(ws.root, "docs/CONVENTIONS.md", "# C\n\n" + " ".join(sentences) + "\n")
     result = run_cli("handoff", "build", cwd=ws.root)
     assert result.code == 0
-    summary = block_data(result.out)["conventions"]["summary"]  # type: ignore[index]
+    summary = block_data(result.out)["conventions"]["summary"]
     assert summary == " ".join(sentences[:2])  # whole sentences within 800 characters
     assert ho.count_tokens(summary) <= 200
     assert (
@@ -241,7 +246,7 @@ def test_long_given_summary_is_trimmed_too(run_cli: RunCli, project: Workspace) 
     giant = "word " * 400
     result = run_cli("handoff", "build", "--summary", giant, cwd=project.root)
     assert result.code == 0
-    summary = block_data(result.out)["conventions"]["summary"]  # type: ignore[index]
+    summary = block_data(result.out)["conventions"]["summary"]
     assert summary.endswith("word\u2026")
     assert len(summary) <= 800 and ho.count_tokens(summary) <= 200
     assert "warning: the conventions summary was 500 tokens" in result.err
@@ -335,7 +340,7 @@ def test_empty_summary_flag_is_refused(run_cli: RunCli, project: Workspace) -> N
 # --- parse ------------------------------------------------------------------------------
 
 
-def parse(run_cli: RunCli, root: Path, prompt: str | bytes, *extra: str):
+def parse(run_cli: RunCli, root: Path, prompt: str | bytes, *extra: str) -> CliResult:
     path = put(root, "prompt.md", prompt)
     return run_cli("handoff", "parse", str(path), *extra, cwd=root)
 

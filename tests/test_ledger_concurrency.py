@@ -41,8 +41,12 @@ WRITER = textwrap.dedent(
     """
 )
 
+pytestmark = pytest.mark.slow  # many processes at once
 
-def test_eight_processes_append_500_each_at_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+
+def test_eight_processes_append_500_each_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("PAW_STATE_DIR", str(tmp_path / "state"))
     root = tmp_path / "ws"
     (root / ".orchestration").mkdir(parents=True)

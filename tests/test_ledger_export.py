@@ -8,9 +8,10 @@ import re
 import uuid
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
-from jsonschema import Draft202012Validator, FormatChecker
+from jsonschema import Draft202012Validator, FormatChecker  # type: ignore[import-untyped]
 
 import paw_tui
 from paw_tui.core.ledger.export import export_agent_trace, intent_urn
@@ -80,8 +81,10 @@ def ledger(tmp_path: Path) -> Ledger:
     return ledger
 
 
-def test_one_valid_record_per_mutation_in_ledger_order(ledger: Ledger, validator) -> None:
-    traces = list(export_agent_trace(ledger))
+def test_one_valid_record_per_mutation_in_ledger_order(
+    ledger: Ledger, validator: Draft202012Validator
+) -> None:
+    traces: list[dict[str, Any]] = list(export_agent_trace(ledger))
     assert len(traces) == 4
     for trace in traces:
         errors = sorted(validator.iter_errors(trace), key=str)
@@ -107,13 +110,13 @@ def test_one_valid_record_per_mutation_in_ledger_order(ledger: Ledger, validator
 
 
 def test_unknown_ranges_are_an_empty_list_not_invented_lines(ledger: Ledger) -> None:
-    second = list(export_agent_trace(ledger))[1]
+    second: dict[str, Any] = list(export_agent_trace(ledger))[1]
     assert second["files"][0]["conversations"][0]["ranges"] == []
     assert second["metadata"]["dev.paw-tui"]["ranges_known"] is False
 
 
 def test_several_paths_absolute_paths_and_odd_intent_ids(ledger: Ledger) -> None:
-    third = list(export_agent_trace(ledger))[2]
+    third: dict[str, Any] = list(export_agent_trace(ledger))[2]
     assert [f["path"] for f in third["files"]] == ["m1.txt"]
     conversation = third["files"][0]["conversations"][0]
     assert conversation["ranges"] == [], "ranges of a multi-path record belong to no one file"
@@ -121,7 +124,7 @@ def test_several_paths_absolute_paths_and_odd_intent_ids(ledger: Ledger) -> None
     extras = third["metadata"]["dev.paw-tui"]
     assert extras["paths_outside_root"] == ["/abs/outside.txt"]
     assert "content_hash" not in extras
-    fourth = list(export_agent_trace(ledger))[3]
+    fourth: dict[str, Any] = list(export_agent_trace(ledger))[3]
     assert fourth["files"] == [] and "intent_id" not in fourth["metadata"]["dev.paw-tui"]
 
 
@@ -138,7 +141,7 @@ def test_export_skips_broken_lines(ledger: Ledger) -> None:
     assert len(list(export_agent_trace(ledger))) == 4
 
 
-def test_schema_really_checks_formats_and_version(validator) -> None:
+def test_schema_really_checks_formats_and_version(validator: Draft202012Validator) -> None:
     good = {"version": "0.1.0", "id": "6f1c2a9e-1b2c-4d3e-8f90-123456789abc",
             "timestamp": "2026-11-21T23:54:04.123Z", "files": []}  # fmt: skip
     assert validator.is_valid(good)

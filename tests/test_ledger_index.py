@@ -38,7 +38,7 @@ def mutation(
     ledger: Ledger, intent: str, relpath: str, text: str, **extra: object
 ) -> dict[str, object]:
     content_hash = write(ledger, relpath, text)
-    record = {"event": "mutation", "session_id": "s", "intent_id": intent, "tool": "Write",
+    record: dict[str, object] = {"event": "mutation", "session_id": "s", "intent_id": intent, "tool": "Write",
               "paths": [relpath], "content_hash": content_hash,
               "ranges": [{"start_line": 1, "end_line": text.count("\n") or 1}]}  # fmt: skip
     record.update(extra)
@@ -50,6 +50,20 @@ def snapshot(ledger: Ledger) -> dict[str, object]:
     directory = ledger_index.index_dir(ledger)
     names = sorted(name for name in os.listdir(directory) if name.endswith(ledger_index.SUFFIX))
     return {name: ledger_index._read(os.path.join(directory, name)) for name in names}
+
+
+def must_load(ledger: Ledger, intent: str) -> dict[str, object]:
+    """The stored index of ``intent`` (which must exist)."""
+    index = ledger_index.load_index(ledger, intent)
+    assert index is not None
+    return index
+
+
+def files_of(index: dict[str, object]) -> dict[str, dict[str, object]]:
+    """The ``files`` map of a loaded index: path -> what the index knows of it."""
+    files = index["files"]
+    assert isinstance(files, dict)
+    return files
 
 
 def populate(ledger: Ledger) -> None:
@@ -76,9 +90,9 @@ def test_incremental_index_equals_a_rebuild(ledger: Ledger) -> None:
     assert snapshot(ledger) == incremental and len(incremental) == 3
     index = ledger_index.load_index(ledger, "INT-001")
     assert index is not None
-    assert sorted(index["files"]) == ["src/a.py", "src/c.py"]
-    assert index["files"]["src/a.py"]["seq"] == 4
-    multi = ledger_index.load_index(ledger, "INT-002")["files"]
+    assert sorted(files_of(index)) == ["src/a.py", "src/c.py"]
+    assert files_of(index)["src/a.py"]["seq"] == 4
+    multi = files_of(must_load(ledger, "INT-002"))
     assert "content_hash" not in multi["m1"], "a hash shared by several paths is no file's hash"
 
 
@@ -150,14 +164,14 @@ def test_index_log_is_compacted_and_survives_a_torn_entry(ledger: Ledger) -> Non
         mutation(ledger, "INT-001", f"src/{n % 3}.py", f"v{n}\n")
     path = ledger_index.index_path(ledger, "INT-001")
     size = os.path.getsize(path)
-    compacted = len(ledger_index._compacted(ledger_index.load_index(ledger, "INT-001")))
+    compacted = len(ledger_index._compacted(must_load(ledger, "INT-001")))
     assert size <= 2 * compacted + ledger_index.COMPACT_SLACK + 200
     with open(path, "ab") as handle:
         handle.write(b'{"path":"src/9.py","se')  # a crash mid-append
     mutation(ledger, "INT-001", "src/0.py", "last\n")
-    index = ledger_index.load_index(ledger, "INT-001")
-    assert sorted(index["files"]) == ["src/0.py", "src/1.py", "src/2.py"]
-    assert index["seq"] == 201 and index["files"]["src/0.py"]["seq"] == 201
+    index = must_load(ledger, "INT-001")
+    assert sorted(files_of(index)) == ["src/0.py", "src/1.py", "src/2.py"]
+    assert index["seq"] == 201 and files_of(index)["src/0.py"]["seq"] == 201
     assert [item.status for item in touched_files(ledger, "INT-001")] == ["unchanged"] * 3
     folded = snapshot(ledger)
     rebuild_index(ledger)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ from paw_tui.core.ledger.verify import verify as verify_ledger
 
 
 @pytest.fixture(autouse=True)
-def state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+def state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     path = tmp_path / "state"
     monkeypatch.setenv("PAW_STATE_DIR", str(path))
     return path
@@ -50,7 +51,16 @@ def write_lines(ledger: Ledger, lines: list[bytes]) -> None:
         handle.write(b"".join(line + b"\n" for line in lines))
 
 
-def chained(records: list[dict[str, object]]) -> list[bytes]:
+def saved_incidents(ledger: Ledger) -> list[dict[str, object]]:
+    """The incidents kept in the ledger's saved head (which must exist)."""
+    head = ledger.saved_head()
+    assert head is not None
+    incidents = head["incidents"]
+    assert isinstance(incidents, list)
+    return incidents
+
+
+def chained(records: Sequence[Mapping[str, object]]) -> list[bytes]:
     """Lines with a correct chain for the given bodies (seq taken from each record)."""
     prev, lines = EMPTY_HASH, []
     for record in records:
@@ -109,7 +119,7 @@ def test_line_that_is_not_json(ledger: Ledger) -> None:
         (b"", "is not valid JSON"),
     ],
 )
-def test_other_invalid_lines(ledger: Ledger, bad, reason) -> None:
+def test_other_invalid_lines(ledger: Ledger, bad: bytes, reason: str) -> None:
     fill(ledger, 3)
     lines = read_lines(ledger)
     lines.insert(1, bad)
@@ -209,7 +219,7 @@ def test_truncation_stays_reported_after_later_appends(ledger: Ledger) -> None:
     assert result.first_bad_line is None
     assert not result.ok and result.head_status == "truncated"
     assert "head seq 10, ledger seq 6" in str(result.head_detail)
-    incidents = ledger.saved_head()["incidents"]
+    incidents = saved_incidents(ledger)
     assert [item["kind"] for item in incidents] == ["truncated"]
 
 
@@ -222,7 +232,7 @@ def test_rewritten_last_line_is_detected_through_the_head(ledger: Ledger) -> Non
     assert result.first_bad_line is None
     assert not result.ok and result.head_status == "rewritten"
     fill(ledger, 1)  # the writer sees it too, and records the incident
-    assert [item["kind"] for item in ledger.saved_head()["incidents"]] == ["rewritten"]
+    assert [item["kind"] for item in saved_incidents(ledger)] == ["rewritten"]
 
 
 def test_forged_rewrite_followed_by_extra_lines_is_caught_by_the_writer(ledger: Ledger) -> None:
@@ -236,7 +246,7 @@ def test_forged_rewrite_followed_by_extra_lines_is_caught_by_the_writer(ledger: 
     write_lines(ledger, chained(bodies))
     assert verify(ledger).head_status == "rewritten"
     fill(ledger, 1)
-    incidents = ledger.saved_head()["incidents"]
+    incidents = saved_incidents(ledger)
     assert incidents[0]["kind"] == "rewritten" and incidents[0]["head_seq"] == 5
     result = verify(ledger)
     assert result.first_bad_line is None and result.head_status == "rewritten"
@@ -269,7 +279,7 @@ def test_deleted_ledger_with_a_head_is_truncated(ledger: Ledger) -> None:
     result = verify(ledger)
     assert not result.ok and result.head_status == "truncated" and result.records == 0
     fill(ledger, 1)
-    assert ledger.saved_head()["incidents"][0]["kind"] == "truncated"
+    assert saved_incidents(ledger)[0]["kind"] == "truncated"
 
 
 def test_unreadable_head(ledger: Ledger) -> None:
@@ -313,7 +323,7 @@ def test_directory_in_place_of_the_ledger(ledger: Ledger) -> None:
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(data=st.data())
-def test_any_changed_byte_is_detected_at_its_line_or_the_one_before(tmp_path_factory: pytest.TempPathFactory, data) -> None:
+def test_any_changed_byte_is_detected_at_its_line_or_the_one_before(tmp_path_factory: pytest.TempPathFactory, data: st.DataObject) -> None:
     """Changing one byte of line k is reported at line k (its bytes, JSON or seq), at line
     k - 1 (when the byte was in k's own prev), or, for the last line, by the head."""
     root = tmp_path_factory.mktemp("ws")

@@ -121,7 +121,9 @@ def reference(written: list[str], path: str) -> tuple[bool | None, int | None]:
 def regex_only(compiled: CompiledScope) -> CompiledScope:
     """The same scope with every string-operation shortcut turned off."""
     data = compiled.to_dict()
-    for entry in data["entries"]:  # type: ignore[attr-defined]
+    entries = data["entries"]
+    assert isinstance(entries, list)
+    for entry in entries:
         entry["form"] = "regex"
         entry["literal"] = ""
         entry["needs"] = []
@@ -132,7 +134,7 @@ def compiled_or_skip(written: list[str]) -> CompiledScope:
     try:
         return compile_scope(written)
     except ScopePatternError as error:
-        assert pathspec_refuses(error.pattern)  # type: ignore[arg-type]
+        assert isinstance(error.pattern, str) and pathspec_refuses(error.pattern)
         assume(False)
         raise
 
@@ -163,7 +165,7 @@ SETTINGS = settings(
 
 @SETTINGS
 @given(st.data())
-def test_compiled_scope_matches_pathspec_on_lookalike_paths(data) -> None:
+def test_compiled_scope_matches_pathspec_on_lookalike_paths(data: st.DataObject) -> None:
     written = data.draw(st.lists(patterns(), min_size=1, max_size=6))
     candidates = [data.draw(paths_like(pattern)) for pattern in written for _ in range(3)]
     check_against_pathspec(written, candidates)
@@ -176,7 +178,7 @@ def test_compiled_scope_matches_pathspec_on_lookalike_paths(data) -> None:
 @example(["**/", "*/", "*"], ["a", "a/b", "a/"])
 @example(["a", "a/"], ["a", "a\n", "a/", "a/\n", "a\n/b"])
 @example(["**"], ["\n", "\n\n", "a"])
-def test_compiled_scope_matches_pathspec(written, candidates) -> None:
+def test_compiled_scope_matches_pathspec(written: list[str], candidates: list[str]) -> None:
     check_against_pathspec(written, candidates)
 
 
@@ -205,7 +207,7 @@ def check_against_pathspec(written: list[str], candidates: list[str]) -> None:
 @example("a//b")
 @example("//a")
 @example("a/ ")
-def test_rejections_are_exact(pattern) -> None:
+def test_rejections_are_exact(pattern: str) -> None:
     """compile_scope rejects exactly the patterns pathspec rejects or silently ignores, plus
     blank, comment, bare-'!' and slash-only ones (which anchoring would otherwise change), and
     empty, '.' and '..' segments (dead against normalised paths)."""
@@ -219,7 +221,7 @@ def test_rejections_are_exact(pattern) -> None:
 
 @SETTINGS
 @given(patterns(), st.lists(paths(), min_size=1, max_size=8))
-def test_anchoring_rule(pattern, candidates) -> None:
+def test_anchoring_rule(pattern: str, candidates: list[str]) -> None:
     """Prefixing '/' is the DESIGN rule: a no-op for a pattern with an inner slash, and for
     one without it exactly 'as if it began with /'."""
     body = pattern.removeprefix("!")
@@ -248,7 +250,7 @@ def test_anchoring_rule(pattern, candidates) -> None:
 
 @SETTINGS
 @given(st.data())
-def test_required_runs_are_in_every_match(data) -> None:
+def test_required_runs_are_in_every_match(data: st.DataObject) -> None:
     """The pre-filter is sound: whatever the regex matches holds the runs, in order."""
     pattern = data.draw(patterns())
     try:
@@ -257,6 +259,7 @@ def test_required_runs_are_in_every_match(data) -> None:
         assume(False)
         raise
     assume(compiled.regex is not None)
+    assert compiled.regex is not None  # assume() has discarded the example otherwise
     runs = required_runs(compiled.regex.pattern)
     for _ in range(5):
         path = data.draw(st.one_of(paths(), paths_like(pattern)))
@@ -336,7 +339,7 @@ def git_check_ignore(workdir: str, paths: list[str]) -> dict[str, tuple[bool | N
     )
     assert result.returncode in (0, 1), result.stderr
     fields = result.stdout.decode().split("\0")
-    answers = {}
+    answers: dict[str, tuple[bool | None, int | None]] = {}
     for i in range(0, len(fields) - 1, 4):
         source, line, pattern, path = fields[i : i + 4]
         if not source:

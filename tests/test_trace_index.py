@@ -30,6 +30,13 @@ def write_records(path: Path, count: int, start: int = 1, mode: str = "w") -> No
             )
 
 
+def seq_at(index: TraceIndex, position: int) -> object:
+    """The ``seq`` of the record at ``position`` (which must be readable)."""
+    record = index.record(position)
+    assert record is not None
+    return record["seq"]
+
+
 def loaded(path: Path, tail: int = 5) -> TraceIndex:
     index = TraceIndex(str(path))
     first = scan_tail(str(path), tail)
@@ -47,13 +54,13 @@ def test_tail_first_then_the_whole_file(tmp_path: Path) -> None:
     assert len(tail.offsets) == 10 and tail.complete_from > 0
     index = TraceIndex(str(path))
     index.adopt(tail)
-    assert index.record(len(index) - 1)["seq"] == 100  # the newest is readable at once
+    assert seq_at(index, len(index) - 1) == 100  # the newest is readable at once
     assert not index.fully_indexed
     full = scan_head(str(path), tail)
     assert full is not None
     index.adopt(full)
     assert index.fully_indexed and len(index) == 100
-    assert [index.record(i)["seq"] for i in (0, 50, 99)] == [1, 51, 100]
+    assert [seq_at(index, i) for i in (0, 50, 99)] == [1, 51, 100]
 
 
 def test_a_small_file_is_complete_from_the_tail_scan(tmp_path: Path) -> None:
@@ -76,7 +83,7 @@ def test_a_torn_last_line_is_not_indexed_until_it_is_complete(tmp_path: Path) ->
     update = index.poll()
     assert update.kind == APPENDED and update.added == 1
     index.apply(update)
-    assert index.record(4)["seq"] == 5
+    assert seq_at(index, 4) == 5
 
 
 def test_poll_does_not_change_the_index_until_applied(tmp_path: Path) -> None:
@@ -87,7 +94,7 @@ def test_poll_does_not_change_the_index_until_applied(tmp_path: Path) -> None:
     update = index.poll()
     assert len(index) == 4 and update.added == 3
     index.apply(update)
-    assert len(index) == 7 and index.record(6)["seq"] == 7
+    assert len(index) == 7 and seq_at(index, 6) == 7
 
 
 def test_truncation_and_replacement_reset_the_index(tmp_path: Path) -> None:
@@ -114,9 +121,10 @@ def test_matching_streams_the_file(tmp_path: Path) -> None:
     index = loaded(path)
     rows = index.matching([b'"decision":"deny"'])
     assert rows is not None
-    assert [index.record(i)["seq"] for i in rows] == [s for s in range(1, 31) if s % 3 == 0]
+    assert [seq_at(index, i) for i in rows] == [s for s in range(1, 31) if s % 3 == 0]
     both = index.matching([b'"decision":"deny"', b'"intent_id":"INT-0"'])
-    assert [index.record(i)["seq"] for i in both] == [s for s in range(1, 31) if s % 6 == 0]
+    assert both is not None
+    assert [seq_at(index, i) for i in both] == [s for s in range(1, 31) if s % 6 == 0]
     assert index.matching([b"x"], should_stop=lambda: True) is None
 
 
@@ -129,4 +137,4 @@ def test_a_missing_file_then_a_new_one(tmp_path: Path) -> None:
     update = index.poll()
     assert update.kind == APPENDED and update.added == 2
     index.apply(update)
-    assert index.record(1)["seq"] == 2
+    assert seq_at(index, 1) == 2

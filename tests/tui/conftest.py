@@ -61,6 +61,24 @@ def write(root: Path, session: str, path: str) -> int:
     )
 
 
+def write_done(root: Path, session: str, path: str) -> int:
+    """The file written on disk, then its PostToolUse: the ledger records a ``mutation``."""
+    target = root / path
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text("x = 1\n")
+    return gate(
+        root,
+        claude(
+            root,
+            session,
+            "PostToolUse",
+            tool_name="Write",
+            tool_input={"file_path": str(target), "content": "x = 1\n"},
+            tool_response={"type": "create", "filePath": str(target)},
+        ),
+    )
+
+
 def select(root: Path, session: str, intent: str) -> int:
     return gate(
         root,
@@ -99,6 +117,7 @@ def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     assert write(root, "s1", "src/auth/a.py") == 2
     assert select(root, "s1", "INT-001") == 0
     assert write(root, "s1", "src/auth/a.py") == 0
+    assert write_done(root, "s1", "src/auth/a.py") == 0
     assert write(root, "s1", "docs/readme.md") == 2
     return root
 

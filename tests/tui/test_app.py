@@ -16,6 +16,7 @@ from paw_tui.core.handshake.approvals import pending_requests
 from paw_tui.core.ledger.store import Ledger
 from paw_tui.tui.app import PawApp
 from paw_tui.tui.dialogs.approval import TITLE, ApprovalModal
+from paw_tui.tui.dialogs.confirm import ChoiceModal, ConfirmModal
 from paw_tui.tui.dialogs.record_detail import RecordDetail
 from paw_tui.tui.widgets.trace_pane import TracePane
 from paw_tui.tui.widgets.trace_view import TraceView
@@ -57,7 +58,6 @@ async def test_first_intent_is_highlighted_and_scope_is_filled(
         table = app.query_one("#intents-table", DataTable)
         await until(pilot, lambda: table.row_count == 3)
         assert table.cursor_row == 0
-        details = text_of(app, "#scope-details")
         await until(pilot, lambda: "INT-001" in text_of(app, "#scope-details"))
         details = text_of(app, "#scope-details")
         for expected in (
@@ -69,8 +69,11 @@ async def test_first_intent_is_highlighted_and_scope_is_filled(
             assert expected in details
         # the holder of INT-001 is shown
         assert table.get_row("INT-001")[3] == "s1"
-        # touched files come from the ledger index
-        await until(pilot, lambda: "src/auth/a.py" in text_of(app, "#scope-touched") or True)
+        # touched files come from the ledger index, with their recorded hash
+        await until(pilot, lambda: "src/auth/a.py" in text_of(app, "#scope-touched"))
+        recorded = next(r for r in ledger_lines(workspace) if r["event"] == "mutation")
+        digest = str(recorded["content_hash"]).split(":")[1][:10]
+        assert digest in text_of(app, "#scope-touched")
 
 
 @pytest.mark.anyio
@@ -158,10 +161,13 @@ async def test_trace_first_paint_shows_the_newest_record(workspace: Path, user_d
     async with app.run_test(size=SIZE) as pilot:
         view = app.query_one(TraceView)
         await until(pilot, lambda: view.row_count == len(records))
-        await pilot.pause(0.1)
         assert view.cursor == len(records) - 1
-        top = round(view.scroll_offset.y)
-        assert top <= view.cursor < top + view.scrollable_content_region.height
+
+        def newest_in_view() -> bool:
+            top = round(view.scroll_offset.y)
+            return top <= view.cursor < top + view.scrollable_content_region.height
+
+        await until(pilot, newest_in_view)
         status = text_of(app, "#trace-status")
         assert f"{len(records)} records" in status
         await until(pilot, lambda: "chain: verified" in text_of(app, "#trace-status"))
@@ -350,10 +356,11 @@ async def choose_blocked(app: PawApp, pilot, answer: str) -> None:
     await until(pilot, lambda: table.row_count == 3)
     table.focus()
     await pilot.press("s")
-    await pilot.pause(0.1)
+    await until(pilot, lambda: isinstance(app.screen, ChoiceModal) and bool(app.screen.query("#choices")))
     await pilot.press("down", "down", "enter")
-    await pilot.pause(0.1)
+    await until(pilot, lambda: isinstance(app.screen, ConfirmModal) and bool(app.screen.query("#no")))
     await pilot.press(answer)
+    await until(pilot, lambda: not isinstance(app.screen, (ChoiceModal, ConfirmModal)))
 
 
 @pytest.mark.anyio
@@ -373,7 +380,8 @@ async def test_status_change_can_be_declined(workspace: Path, user_dir: str) -> 
     app = PawApp(str(workspace), user_dir=user_dir, watch_approvals=False)
     async with app.run_test(size=SIZE) as pilot:
         await choose_blocked(app, pilot, "n")
-        await pilot.pause(0.2)
+        # declined: the dialog is gone and no status change was even started
+        assert not [worker for worker in app.workers if worker.group == "intents-status"]
     assert yaml_path.read_text() == before
     assert not any(r["event"] == "intent_status_changed" for r in ledger_lines(workspace))
 
@@ -382,8 +390,7 @@ async def test_status_change_can_be_declined(workspace: Path, user_dir: str) -> 
 async def test_tab_moves_between_panes_and_q_quits(workspace: Path, user_dir: str) -> None:
     app = PawApp(str(workspace), user_dir=user_dir, watch_approvals=False)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause(0.1)
-        assert app.focused is app.query_one("#intents-table")
+        await until(pilot, lambda: app.focused is app.query_one("#intents-table"))
         await pilot.press("tab")
         assert app.focused is app.query_one("#scope-test")
         await pilot.press("escape")  # leave the text field
@@ -394,7 +401,6 @@ async def test_tab_moves_between_panes_and_q_quits(workspace: Path, user_dir: st
         await pilot.press("shift+tab")
         assert app.focused is app.query_one(TraceView)
         await pilot.press("q")
-        await pilot.pause(0.1)
     assert not app.is_running
 
 
@@ -452,7 +458,7 @@ async def test_prompt_view_lists_each_layer_and_sets_the_supervisor(
 
     app = PawApp(str(workspace), user_dir=user_dir, watch_approvals=False)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause(0.1)
+        await until(pilot, lambda: app.focused is not None)
         await pilot.press("p")
         await until(
             pilot,
