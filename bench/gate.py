@@ -81,7 +81,7 @@ def main() -> int:
             ),
         ]
         hook = [python, "-c", "from paw_tui.gate.main import run; run()", "--client", "claude-code"]
-        results = {}
+        results: dict[str, tuple[float, float]] = {}
         for label, body, code in cases:
             medians = interleaved(
                 {"baseline": [python, "-c", "pass"], "hook": hook, "script": [script, "gate"]},
@@ -91,9 +91,9 @@ def main() -> int:
                 stdin=body,
                 expect={"hook": code, "script": code},
             )
-            base = medians["baseline"] * 1000
-            results[label + " (hook command)"] = (medians["hook"] * 1000, base)
-            results[label + " (paw-tui gate)"] = (medians["script"] * 1000, base)
+            baseline_ms = medians["baseline"] * 1000
+            results[label + " (hook command)"] = (medians["hook"] * 1000, baseline_ms)
+            results[label + " (paw-tui gate)"] = (medians["script"] * 1000, baseline_ms)
         records = sum(
             1 for _ in open(os.path.join(root, ".orchestration", "agent_trace.jsonl"), "rb")
         )

@@ -26,6 +26,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
 
 BENCH = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [os.path.dirname(BENCH), BENCH]  # this checkout, whatever is installed
@@ -120,11 +121,11 @@ def build(path: str, count: int) -> None:
         os.fsync(handle.fileno())  # else the first durable append pays for 364 MB of writeback
 
 
-def _time_ms(fn: object, repeat: int) -> float:
+def _time_ms(fn: Callable[..., object], repeat: int) -> float:
     samples = []
     for _ in range(repeat):
         start = time.perf_counter()
-        fn()  # type: ignore[operator]
+        fn()
         samples.append((time.perf_counter() - start) * 1000)
     return statistics.median(samples)
 
@@ -203,7 +204,7 @@ def _select(small: Ledger, big: Ledger, failures: list[str]) -> None:
             handle.write("intent_sharing: allow\n")
         counter = iter(range(10**9))
 
-        def select(root: str = root, counter=counter) -> None:
+        def select(root: str = root, counter: Iterator[int] = counter) -> None:
             state = WorkspaceState(root)
             selection = select_active_intent(
                 state, f"bench-{next(counter)}", "INT-007", client="bench"

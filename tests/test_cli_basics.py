@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import subprocess
 import sys
@@ -10,7 +11,8 @@ from pathlib import Path
 import pytest
 
 import paw_tui
-from paw_tui.cli import COMMANDS, main
+from paw_tui.cli import main
+from paw_tui.commands.registry import COMMANDS
 
 
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
@@ -43,7 +45,12 @@ def test_bare_command_opens_the_tui(monkeypatch: pytest.MonkeyPatch, tmp_path: P
     import paw_tui.commands.ui as ui_command
 
     opened: list[object] = []
-    monkeypatch.setattr(ui_command, "run", lambda args: opened.append(args.workspace) or 0)
+
+    def run(args: argparse.Namespace) -> int:
+        opened.append(args.workspace)
+        return 0
+
+    monkeypatch.setattr(ui_command, "run", run)
     assert main([]) == 0
     assert main(["--workspace", str(tmp_path)]) == 0
     assert opened == [None, [str(tmp_path)]]
@@ -63,10 +70,12 @@ def test_missing_required_option_is_a_usage_error(capsys: pytest.CaptureFixture[
     assert "--agent" in capsys.readouterr().err
 
 
-def test_unexpected_failure_is_one_line_without_traceback(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_unexpected_failure_is_one_line_without_traceback(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     import paw_tui.commands.init as init_command
 
-    def explode(args) -> None:
+    def explode(args: argparse.Namespace) -> None:
         raise RuntimeError("disk on fire")
 
     monkeypatch.setattr(init_command, "run", explode)
@@ -83,7 +92,7 @@ def test_unexpected_failure_is_one_line_without_traceback(monkeypatch: pytest.Mo
 def test_debug_shows_the_traceback(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     import paw_tui.commands.init as init_command
 
-    def explode(args) -> None:
+    def explode(args: argparse.Namespace) -> None:
         raise RuntimeError("disk on fire")
 
     monkeypatch.setattr(init_command, "run", explode)

@@ -49,7 +49,8 @@ def test_select_prints_the_intent_context_block(root: Path, run_cli: RunCli) -> 
     assert "<description>Rewrite the root-level documents.</description>" in result.out
     assert "<pattern>*.md</pattern>" in result.out
     assert result.out.endswith("</intent_context>\n")
-    assert load_policy(str(root)).intent("INT-002").status == "IN_PROGRESS"  # type: ignore[union-attr]
+    intent = load_policy(str(root)).intent("INT-002")
+    assert intent is not None and intent.status == "IN_PROGRESS"
     selected, changed = records(root)
     assert (selected["event"], selected["client"], selected["session_id"]) == (
         "intent_selected",
@@ -257,7 +258,8 @@ def test_approvals_list_and_approve_by_id(approval_root: Path, run_cli: RunCli) 
         0,
         f"Approved {request_id}: session claude-1, intent INT-002.\n",
     )
-    assert load_policy(str(root)).intent("INT-002").status == "IN_PROGRESS"  # type: ignore[union-attr]
+    intent = load_policy(str(root)).intent("INT-002")
+    assert intent is not None and intent.status == "IN_PROGRESS"
     granted = [r for r in records(root) if r["event"] == "approval_granted"]
     assert len(granted) == 1 and granted[0]["reason"] == "by alice"
     assert_allow(gate(write_payload(root, "README.md", session="claude-1")))
@@ -285,7 +287,8 @@ def test_reject_frees_the_intent(approval_root: Path, run_cli: RunCli) -> None:
     result = run_cli("approvals", "reject", "--session", "claude-1", cwd=root)
     assert result.code == 0 and result.out.startswith("Rejected ")
     assert events(root)[-1] == "approval_rejected"
-    assert load_policy(str(root)).intent("INT-002").status == "PENDING"  # type: ignore[union-attr]
+    intent = load_policy(str(root)).intent("INT-002")
+    assert intent is not None and intent.status == "PENDING"
     assert_claude_deny(
         gate(write_payload(root, "README.md", session="claude-1")), startswith=NO_INTENT
     )
@@ -467,7 +470,9 @@ def test_select_list_release_verify_as_processes(
     ]
 
 
-def test_set_status_as_a_process(root: Path, run_subprocess: RunSubprocess, paw_state_dir: Path) -> None:
+def test_set_status_as_a_process(
+    root: Path, run_subprocess: RunSubprocess, paw_state_dir: Path
+) -> None:
     result = run_subprocess(
         "intents", "set-status", "INT-002", "ABANDONED", cwd=root, env=env_for(paw_state_dir)
     )

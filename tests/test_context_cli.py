@@ -306,7 +306,9 @@ def test_missing_agent_flag_is_a_usage_error(ws: Workspace, run_cli: RunCli) -> 
 # --------------------------------------------------------------------------- workspace selection
 
 
-def test_multi_root_first_holding_work_dir_wins(make_workspace: MakeWorkspace, run_cli: RunCli) -> None:
+def test_multi_root_first_holding_work_dir_wins(
+    make_workspace: MakeWorkspace, run_cli: RunCli
+) -> None:
     a, b, c = make_workspace("a"), make_workspace("b"), make_workspace("c")
     b.work("feat", "Work Title: b")
     c.work("feat", "Work Title: c")
@@ -330,13 +332,17 @@ def test_multi_root_first_holding_work_dir_wins(make_workspace: MakeWorkspace, r
     assert json.loads(res.out)["root"] == str(c.root)
 
 
-def test_multi_root_not_found_lists_roots_in_order(make_workspace: MakeWorkspace, run_cli: RunCli) -> None:
+def test_multi_root_not_found_lists_roots_in_order(
+    make_workspace: MakeWorkspace, run_cli: RunCli
+) -> None:
     a, b = make_workspace("a"), make_workspace("b")
     res = run_cli("context", "feat", "--agent", AGENT, "-w", str(b.root), "-w", str(a.root))
     assert_refused(res, msg_not_found("feat", [b.root, a.root]))
 
 
-def test_relative_workspace_flag_is_shown_absolute(make_workspace: MakeWorkspace, run_cli: RunCli, sandbox: Path) -> None:
+def test_relative_workspace_flag_is_shown_absolute(
+    make_workspace: MakeWorkspace, run_cli: RunCli, sandbox: Path
+) -> None:
     make_workspace("rel")
     res = run_cli("context", "feat", "--agent", AGENT, "-w", "rel", cwd=sandbox)
     assert_refused(res, msg_not_found("feat", [sandbox / "rel"]))
@@ -358,7 +364,9 @@ def test_workspace_flag_beats_environment(make_workspace: MakeWorkspace, run_cli
     assert json.loads(res.out)["root"] == str(a.root)
 
 
-def test_paw_workspace_path_trimmed_and_exclusive(make_workspace: MakeWorkspace, run_cli: RunCli) -> None:
+def test_paw_workspace_path_trimmed_and_exclusive(
+    make_workspace: MakeWorkspace, run_cli: RunCli
+) -> None:
     here, there = make_workspace("here"), make_workspace("there")
     here.work("feat")  # the ancestor search would find this one
     res = run_cli(
@@ -420,7 +428,9 @@ def test_ancestor_markers(make_workspace: MakeWorkspace, run_cli: RunCli, marker
     assert_refused(res, msg_not_found("feat", [w.root]))
 
 
-def test_git_file_marker_finds_the_work_item(make_workspace: MakeWorkspace, run_cli: RunCli) -> None:
+def test_git_file_marker_finds_the_work_item(
+    make_workspace: MakeWorkspace, run_cli: RunCli
+) -> None:
     w = make_workspace("worktree", marker=".git-file")
     w.work("feat", "Work ID: feat")
     res = run_cli(
@@ -467,7 +477,9 @@ def test_subprocess_module_text_output(ws: Workspace, run_subprocess: RunSubproc
     )
 
 
-def test_subprocess_console_script_with_env_root(ws: Workspace, run_subprocess: RunSubprocess, sandbox: Path) -> None:
+def test_subprocess_console_script_with_env_root(
+    ws: Workspace, run_subprocess: RunSubprocess, sandbox: Path
+) -> None:
     script = Path(__import__("sys").executable).parent / "paw-tui"
     if not script.exists():
         pytest.skip("console script not installed in this environment")
@@ -496,7 +508,9 @@ def test_subprocess_no_workspace(run_subprocess: RunSubprocess, sandbox: Path) -
     assert (res.code, res.out, res.err) == (2, "", MSG_NO_WORKSPACE + "\n")
 
 
-def test_subprocess_ancestor_search_and_utf8_under_c_locale(ws: Workspace, run_subprocess: RunSubprocess) -> None:
+def test_subprocess_ancestor_search_and_utf8_under_c_locale(
+    ws: Workspace, run_subprocess: RunSubprocess
+) -> None:
     ws.work("feat")
     ws.workspace_instructions(AGENT, "na\u00efve \u2014 \u65e5\u672c")
     res = run_subprocess(
@@ -530,7 +544,9 @@ def test_in_process_help_exits_zero(run_cli: RunCli) -> None:
     assert info.value.code == 0
 
 
-def test_injected_read_failure_reaches_the_library_not_the_cli(ws: Workspace, monkeypatch: pytest.MonkeyPatch, run_cli: RunCli) -> None:
+def test_injected_read_failure_reaches_the_library_not_the_cli(
+    ws: Workspace, monkeypatch: pytest.MonkeyPatch, run_cli: RunCli
+) -> None:
     """The CLI uses the real reader; a PermissionError from it is a warning, not a crash."""
     import paw_tui.core.support.textfile as textfile
 

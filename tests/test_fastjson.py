@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import TypedDict
 
 import pytest
 from hypothesis import given, settings
@@ -21,7 +22,17 @@ values = st.recursive(
     ),
     max_leaves=20,
 )
-OPTIONS = [
+
+
+class DumpOptions(TypedDict, total=False):
+    """The keyword options the hot path passes to ``dumps``."""
+
+    ensure_ascii: bool
+    separators: tuple[str, str]
+    sort_keys: bool
+
+
+OPTIONS: list[DumpOptions] = [
     {},
     {"ensure_ascii": False},
     {"separators": (",", ":")},

@@ -26,6 +26,7 @@ from gatekit import (
 
 if TYPE_CHECKING:
     from conftest import Workspace
+    from gatekit import GateResult
 
 # -- payloads the gate cannot trust -----------------------------------------------------------------
 
@@ -151,12 +152,14 @@ def test_a_bad_command_line_still_blocks(root: Path) -> None:
     assert "misconfigured" in reason
 
 
-def _stderr_last_line(result):
+def _stderr_last_line(result: GateResult) -> GateResult:
     """The usage line precedes the reason on stderr; keep the reason for assert_claude_deny."""
     from gatekit import GateResult
 
     assert result.err.startswith("usage: paw-tui gate")
-    reason = result.json["hookSpecificOutput"]["permissionDecisionReason"]
+    specific = result.json["hookSpecificOutput"]
+    assert isinstance(specific, dict)
+    reason = specific["permissionDecisionReason"]
     assert "paw-tui gate: unknown client 'bogus'" in result.err
     return GateResult(result.code, result.out, reason + "\n")
 
@@ -233,7 +236,7 @@ def test_an_internal_error_denies_mutating_and_allows_read_only(
 ) -> None:
     import paw_tui.gate.decide as decide_module
 
-    def explode(facts) -> None:
+    def explode(facts: object) -> None:
         raise RuntimeError("boom")
 
     monkeypatch.setattr(decide_module, "pre_tool", explode)
@@ -251,7 +254,7 @@ def test_an_internal_error_on_session_start_is_context_not_a_block(
 ) -> None:
     import paw_tui.gate.apply as apply_module
 
-    def explode(state, facts, session) -> None:
+    def explode(state: object, facts: object, session: object) -> None:
         raise RuntimeError("boom")
 
     monkeypatch.setattr(apply_module, "_session_context", explode)

@@ -174,7 +174,9 @@ def test_missing_project_json_exits_2_naming_it(run_cli: RunCli, ws: Workspace) 
         ("[1]", "docs/project.json must hold a JSON object, not array"),
     ],
 )
-def test_bad_project_json_exits_2(run_cli: RunCli, ws: Workspace, content: str, message: str) -> None:
+def test_bad_project_json_exits_2(
+    run_cli: RunCli, ws: Workspace, content: str, message: str
+) -> None:
     put(ws.root, "docs/project.json", content)
     result = run_cli("handoff", "build", "--summary", "S. T.", cwd=ws.root)
     assert result.code == 2
@@ -284,7 +286,9 @@ def test_git_worktree_file_and_enclosing_repository(sandbox: Path) -> None:
     assert ho.git_branch(str(sandbox)) is None
 
 
-def test_story_from_the_session_and_prd_from_the_work_item(run_cli: RunCli, project: Workspace) -> None:
+def test_story_from_the_session_and_prd_from_the_work_item(
+    run_cli: RunCli, project: Workspace
+) -> None:
     root = project.root
     put(root, ".orchestration/active_intents.yaml", INTENTS_YAML)
     selected = run_cli("intents", "select", "INT-001", "--session", "s-1", cwd=root)
@@ -361,7 +365,9 @@ def test_parse_what_build_prints(run_cli: RunCli, project: Workspace) -> None:
     assert "currentWork.story: S1\n" in text.out
 
 
-def test_parse_bom_blank_lines_crlf_quoted_version_and_unknown_fields(run_cli: RunCli, ws: Workspace) -> None:
+def test_parse_bom_blank_lines_crlf_quoted_version_and_unknown_fields(
+    run_cli: RunCli, ws: Workspace
+) -> None:
     prompt = (
         '\ufeff\r\n  \r\n<context>\r\nversion: "1"\r\nproject:\r\n  path: /p\r\n  stack: s\r\n'
         "  owner: team-a\r\nconventions:\r\n  summary: A. B.\r\nextra:\r\n  nested: [1, 2]\r\n</context>\r\nDo it."
@@ -459,7 +465,9 @@ def test_invalid_yaml_names_the_line(run_cli: RunCli, ws: Workspace) -> None:
         ("", ["project.path", "project.stack", "conventions.summary"]),
     ],
 )
-def test_invalid_missing_fields_each_named(run_cli: RunCli, ws: Workspace, yaml_text: str, missing: list[str]) -> None:
+def test_invalid_missing_fields_each_named(
+    run_cli: RunCli, ws: Workspace, yaml_text: str, missing: list[str]
+) -> None:
     prompt = f"<context>\n{yaml_text}\n</context>\n"
     result = parse(run_cli, ws.root, prompt, "--json")
     assert result.code == 2

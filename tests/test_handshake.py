@@ -9,7 +9,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import pytest
 from gatekit import (
@@ -130,7 +130,8 @@ def test_reselecting_the_held_intent_is_idempotent(root: Path) -> None:
     assert first.outcome == second.outcome == SELECTED
     assert second.session is not None and second.session.intent_id == "INT-001"
     assert events(root) == ["intent_selected", "intent_selected"]
-    assert sessions_store.load_session(str(root), "s-alpha").state == sessions_store.ACTIVE  # type: ignore[union-attr]
+    session = sessions_store.load_session(str(root), "s-alpha")
+    assert session is not None and session.state == sessions_store.ACTIVE
 
 
 def test_a_session_is_locked_to_its_intent(root: Path) -> None:
@@ -142,7 +143,8 @@ def test_a_session_is_locked_to_its_intent(root: Path) -> None:
         == "Session s-alpha is locked to INT-001. Start a new session to work on INT-007."
     )
     assert records(root)[-1]["event"] == "selection_refused"
-    assert sessions_store.load_session(str(root), "s-alpha").intent_id == "INT-001"  # type: ignore[union-attr]
+    session = sessions_store.load_session(str(root), "s-alpha")
+    assert session is not None and session.intent_id == "INT-001"
 
 
 def test_a_session_id_is_required(root: Path) -> None:
@@ -289,7 +291,7 @@ def test_processes_racing_for_one_intent_exactly_one_wins(root: Path, tmp_path: 
             r for r in records(root) if str(r.get("session_id", "")).startswith(f"r{round_no}-")
         ]
         assert (
-            sorted(r["event"] for r in round_records)
+            sorted(cast(str, r["event"]) for r in round_records)
             == ["intent_selected"] + ["selection_refused"] * 3
         )
         for session in sessions:  # free the intent for the next round
@@ -339,7 +341,8 @@ def test_mutating_tools_wait_for_the_approval(approval_root: Path) -> None:
     assert request is not None
     decided = decide_approval(state(root), request.id, True, by="tester")
     assert decided.state == approvals_store.APPROVED
-    assert sessions_store.load_session(str(root), "s-alpha").state == sessions_store.ACTIVE  # type: ignore[union-attr]
+    session = sessions_store.load_session(str(root), "s-alpha")
+    assert session is not None and session.state == sessions_store.ACTIVE
     assert status_of(root, "INT-002") == "IN_PROGRESS"
     tail = events(root)[-2:]
     assert tail == ["approval_granted", "intent_status_changed"]
@@ -352,7 +355,8 @@ def test_rejection_frees_the_intent(approval_root: Path) -> None:
     request = request_for_session(str(root), "s-alpha")
     assert request is not None
     decide_approval(state(root), request.id, False, by="tester")
-    assert approvals_store.load_request(str(root), request.id).state == approvals_store.REJECTED  # type: ignore[union-attr]
+    stored = approvals_store.load_request(str(root), request.id)
+    assert stored is not None and stored.state == approvals_store.REJECTED
     assert events(root)[-1] == "approval_rejected"
     assert status_of(root, "INT-002") == "PENDING"
     session = sessions_store.load_session(str(root), "s-alpha")
@@ -379,7 +383,8 @@ def test_releasing_a_waiting_session_withdraws_its_request(approval_root: Path) 
     request = request_for_session(str(root), "s-alpha")
     assert request is not None
     release_session(state(root), "s-alpha")
-    assert approvals_store.load_request(str(root), request.id).state == approvals_store.WITHDRAWN  # type: ignore[union-attr]
+    stored = approvals_store.load_request(str(root), request.id)
+    assert stored is not None and stored.state == approvals_store.WITHDRAWN
     with pytest.raises(ValidationError):
         decide_approval(state(root), request.id, True)
     assert select(root, "s-beta", "INT-002").outcome == PENDING
@@ -500,7 +505,8 @@ def test_session_records_use_a_safe_file_name_for_any_id(root: Path) -> None:
     assert select(root, weird, "INT-001").outcome == SELECTED
     names = os.listdir(root / ".orchestration" / "sessions")
     assert len(names) == 1 and names[0].startswith("h-") and names[0].endswith(".json")
-    assert sessions_store.load_session(str(root), weird).intent_id == "INT-001"  # type: ignore[union-attr]
+    session = sessions_store.load_session(str(root), weird)
+    assert session is not None and session.intent_id == "INT-001"
 
 
 def test_scope_message_names_the_patterns(root: Path) -> None:
@@ -532,6 +538,7 @@ def test_the_context_block_is_escaped_and_bounded(ws: Workspace) -> None:
     result = select(root, "s-alpha", "X-1")
     from paw_tui.core.intents.view import intent_context_block
 
+    assert result.intent is not None
     block = intent_context_block(state(root), result.intent)
     assert "<name>A &amp; &lt;B&gt; &lt;/name&gt;&lt;owned_scope&gt;</name>" in block
     assert '<constraint>rule 0 &lt;b&gt; &amp; "q"</constraint>' in block
@@ -551,7 +558,9 @@ def test_the_context_block_shows_the_latest_20_actions_of_the_intent(root: Path)
     assert_allow(
         gate(_select_claude(root, "INT-007", session="s-other"))
     )  # another intent's record
-    block = intent_context_block(state(root), load_policy(str(root)).intent("INT-001"))  # type: ignore[arg-type]
+    intent = load_policy(str(root)).intent("INT-001")
+    assert intent is not None
+    block = intent_context_block(state(root), intent)
     history = block.split("<recent_history>\n")[1].split("\n</recent_history>")[0].splitlines()
     assert len(history) == 20
     assert history[-1].endswith(">src/auth/f29.py</action>")
@@ -584,7 +593,8 @@ def test_a_stale_request_cannot_make_two_sessions_hold_one_intent(ws: Workspace)
     fresh = request_for_session(str(root), "s-beta")
     assert fresh is not None
     decide_approval(state(root, clock), fresh.id, True)
-    assert sessions_store.load_session(str(root), "s-beta").state == sessions_store.ACTIVE  # type: ignore[union-attr]
+    session = sessions_store.load_session(str(root), "s-beta")
+    assert session is not None and session.state == sessions_store.ACTIVE
 
 
 def test_reselecting_after_expiry_withdraws_the_old_request(ws: Workspace) -> None:
@@ -595,7 +605,8 @@ def test_reselecting_after_expiry_withdraws_the_old_request(ws: Workspace) -> No
     clock.advance(2 * 3600)
     assert select(root, "s-alpha", "INT-001", clock).outcome == PENDING
     assert old is not None
-    assert approvals_store.load_request(str(root), old.id).state == approvals_store.WITHDRAWN  # type: ignore[union-attr]
+    stored = approvals_store.load_request(str(root), old.id)
+    assert stored is not None and stored.state == approvals_store.WITHDRAWN
     assert [r.intent_id for r in approvals_store.pending_requests(str(root))] == ["INT-001"]
 
 

@@ -18,7 +18,9 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("PAW_USER_HOME", str(tmp_path / "home"))
 
 
-def test_init_creates_the_whole_skeleton(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_init_creates_the_whole_skeleton(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     root = tmp_path / "repo"
     root.mkdir()
     assert main(["init", "--workspace", str(root)]) == 0
@@ -79,7 +81,9 @@ def test_init_json_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert all(entry["created"] for entry in report["entries"])
 
 
-def test_init_uses_the_enclosing_repository(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+def test_init_uses_the_enclosing_repository(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     (tmp_path / ".git").mkdir()
     sub = tmp_path / "src" / "pkg"
     sub.mkdir(parents=True)
@@ -97,7 +101,9 @@ def test_init_in_a_plain_directory_uses_it(tmp_path: Path, monkeypatch: pytest.M
     assert (plain / ".paw" / "instructions").is_dir()
 
 
-def test_a_file_where_a_directory_belongs_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_file_where_a_directory_belongs_is_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (tmp_path / ".paw").write_text("not a directory")
     assert main(["init", "--workspace", str(tmp_path)]) == 2
     err = capsys.readouterr().err
@@ -105,12 +111,16 @@ def test_a_file_where_a_directory_belongs_is_a_clear_error(tmp_path: Path, capsy
     assert (tmp_path / ".paw").read_text() == "not a directory"
 
 
-def test_init_refuses_several_workspaces(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_init_refuses_several_workspaces(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["init", "-w", str(tmp_path / "a"), "-w", str(tmp_path / "b")]) == 2
     assert "one --workspace" in capsys.readouterr().err
 
 
-def test_init_refuses_a_file_as_workspace(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_init_refuses_a_file_as_workspace(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     target = tmp_path / "file.txt"
     target.write_text("x")
     assert main(["init", "--workspace", str(target)]) == 2

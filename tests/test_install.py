@@ -200,7 +200,9 @@ def test_install_replaces_an_older_paw_entry_in_place(root: Path, run_cli: RunCl
     }
 
 
-def test_install_keeps_other_handlers_that_share_an_entry_with_ours(root: Path, run_cli: RunCli) -> None:
+def test_install_keeps_other_handlers_that_share_an_entry_with_ours(
+    root: Path, run_cli: RunCli
+) -> None:
     shared = {
         "matcher": "*",
         "hooks": [
@@ -223,7 +225,9 @@ def test_install_keeps_other_handlers_that_share_an_entry_with_ours(root: Path, 
 
 
 @pytest.mark.parametrize("which", ["settings", "mcp"])
-def test_invalid_json_stops_before_writing_anything(root: Path, run_cli: RunCli, which: str) -> None:
+def test_invalid_json_stops_before_writing_anything(
+    root: Path, run_cli: RunCli, which: str
+) -> None:
     broken = '{\n  "hooks": {\n    "PreToolUse": [,]\n  }\n}\n'
     settings_path(root).parent.mkdir()
     target = settings_path(root) if which == "settings" else mcp_path(root)
@@ -299,7 +303,9 @@ def test_doctor_is_ok_after_a_fresh_install(root: Path, run_cli: RunCli) -> None
     assert not (root / ".orchestration" / "agent_trace.jsonl").exists()
 
 
-def test_doctor_fails_when_the_plain_server_runs_beside_the_gate(root: Path, run_cli: RunCli) -> None:
+def test_doctor_fails_when_the_plain_server_runs_beside_the_gate(
+    root: Path, run_cli: RunCli
+) -> None:
     install(run_cli, root)
     config = load(mcp_path(root))
     config["mcpServers"]["paw"]["args"] = ["mcp"]

@@ -220,12 +220,14 @@ def test_governance_options_are_read(ws: Workspace) -> None:
 
 def test_the_policy_cache_follows_the_content(ws: Workspace) -> None:
     write_workspace(ws.root)
-    assert load_policy(str(ws.root)).intent("INT-002").status == "PENDING"  # type: ignore[union-attr]
+    intent = load_policy(str(ws.root)).intent("INT-002")
+    assert intent is not None and intent.status == "PENDING"
     # Same size, different content: a content key must notice.
     intents_file(ws.root).write_text(
         INTENTS_YAML.replace("status: PENDING  ", "status: BLOCKED  "), encoding="utf-8"
     )
-    assert load_policy(str(ws.root)).intent("INT-002").status == "BLOCKED"  # type: ignore[union-attr]
+    intent = load_policy(str(ws.root)).intent("INT-002")
+    assert intent is not None and intent.status == "BLOCKED"
 
 
 # -- the gate while the registry is invalid ----------------------------------------------------------
@@ -324,7 +326,9 @@ def test_intents_list_json(root: Path, run_cli: RunCli) -> None:
     ]
 
 
-def test_intents_list_on_an_invalid_file_names_every_problem(ws: Workspace, run_cli: RunCli) -> None:
+def test_intents_list_on_an_invalid_file_names_every_problem(
+    ws: Workspace, run_cli: RunCli
+) -> None:
     write_workspace(ws.root, PROBLEMS["wrong types"][0])
     result = run_cli("intents", "list", cwd=ws.root)
     assert result.code == 2
@@ -383,7 +387,8 @@ def test_set_status_keeps_comments_and_layout_and_records_it(root: Path, run_cli
     assert record["intent_id"] == "INT-001"
     assert (record["status_from"], record["status_to"]) == ("IN_PROGRESS", "BLOCKED")
     assert "session_id" not in record
-    assert load_policy(str(root)).intent("INT-001").status == "BLOCKED"  # type: ignore[union-attr]
+    intent = load_policy(str(root)).intent("INT-001")
+    assert intent is not None and intent.status == "BLOCKED"
 
 
 def test_set_status_to_the_same_status_changes_nothing(root: Path, run_cli: RunCli) -> None:
@@ -430,7 +435,9 @@ def test_set_status_of_an_unknown_intent(root: Path, run_cli: RunCli) -> None:
     ],
     ids=["crlf", "quoted", "flow", "bom"],
 )
-def test_set_status_edits_only_the_status_token(ws: Workspace, run_cli: RunCli, text: str, expected: str) -> None:
+def test_set_status_edits_only_the_status_token(
+    ws: Workspace, run_cli: RunCli, text: str, expected: str
+) -> None:
     write_workspace(ws.root, text.encode("utf-8"))
     result = run_cli("intents", "set-status", "A", "COMPLETED", cwd=ws.root)
     assert result.code == 0, result.err

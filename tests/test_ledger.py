@@ -9,6 +9,7 @@ import json
 import os
 import re
 from pathlib import Path
+from typing import cast
 
 import pytest
 
@@ -23,7 +24,7 @@ TS_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$")
 
 
 @pytest.fixture(autouse=True)
-def state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+def state_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Never the real home: the head goes under the test's own directory."""
     path = tmp_path / "state"
     monkeypatch.setenv("PAW_STATE_DIR", str(path))
@@ -60,6 +61,12 @@ def allowed(n: int = 0, **extra: object) -> dict[str, object]:
     }  # fmt: skip
     record.update(extra)
     return record
+
+
+def seq_of(record: dict[str, object] | None) -> object:
+    """The ``seq`` of a parsed record (which must be a JSON object)."""
+    assert record is not None
+    return record["seq"]
 
 
 def assert_chain(lines: list[bytes]) -> None:
@@ -146,7 +153,9 @@ def test_append_works_across_ledger_objects_and_creates_directories(tmp_path: Pa
         ({"event": "x", "extra": float("nan")}, "JSON"),
     ],
 )
-def test_invalid_records_are_refused_and_nothing_is_written(ledger: Ledger, record, fragment) -> None:
+def test_invalid_records_are_refused_and_nothing_is_written(
+    ledger: Ledger, record: dict[str, object], fragment: str
+) -> None:
     with pytest.raises(LedgerError) as caught:
         ledger.append(record)
     assert fragment in str(caught.value)
@@ -159,7 +168,7 @@ def test_each_record_is_one_write_call(ledger: Ledger, monkeypatch: pytest.Monke
     calls: list[bytes] = []
     real_write = os.write
 
-    def spy(fd, data):
+    def spy(fd: int, data: bytes | memoryview) -> int:
         calls.append(bytes(data))
         return real_write(fd, data)
 
@@ -173,12 +182,14 @@ def test_each_record_is_one_write_call(ledger: Ledger, monkeypatch: pytest.Monke
 # -- failures become LedgerError -------------------------------------------------------------
 
 
-def test_disk_full_is_a_ledger_error_naming_file_and_reason(ledger: Ledger, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_disk_full_is_a_ledger_error_naming_file_and_reason(
+    ledger: Ledger, monkeypatch: pytest.MonkeyPatch
+) -> None:
     ledger.append(allowed())
     before = read_bytes(ledger.path)
     real_write = os.write
 
-    def full(fd, data):
+    def full(fd: int, data: bytes | memoryview) -> int:
         if bytes(data[:6]) == b'{"v":1':
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         return real_write(fd, data)
@@ -199,7 +210,7 @@ def test_short_write_is_undone(ledger: Ledger, monkeypatch: pytest.MonkeyPatch) 
     before = read_bytes(ledger.path)
     real_write = os.write
 
-    def short(fd, data):
+    def short(fd: int, data: bytes | memoryview) -> int:
         if bytes(data[:6]) == b'{"v":1':
             return real_write(fd, bytes(data[:10]))
         return real_write(fd, data)
@@ -364,11 +375,11 @@ def big_ledger(ledger: Ledger) -> Ledger:
 
 
 @pytest.fixture
-def read_counter(monkeypatch: pytest.MonkeyPatch):
+def read_counter(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     counted = {"bytes": 0, "calls": 0}
     real = ledger_io.read_at
 
-    def counting(fd, size, offset):
+    def counting(fd: int, size: int, offset: int) -> bytes:
         data = real(fd, size, offset)
         counted["bytes"] += len(data)
         counted["calls"] += 1
@@ -378,7 +389,9 @@ def read_counter(monkeypatch: pytest.MonkeyPatch):
     return counted
 
 
-def test_tail_reads_a_bounded_number_of_bytes(big_ledger: Ledger, read_counter: dict[str, int]) -> None:
+def test_tail_reads_a_bounded_number_of_bytes(
+    big_ledger: Ledger, read_counter: dict[str, int]
+) -> None:
     result = big_ledger.tail(20)
     assert [r["seq"] for r in result.records] == list(range(19981, 20001))
     assert read_counter["bytes"] == result.bytes_read <= 64 * 1024
@@ -386,7 +399,9 @@ def test_tail_reads_a_bounded_number_of_bytes(big_ledger: Ledger, read_counter: 
     assert read_counter["bytes"] < size / 50
 
 
-def test_tail_with_a_rare_predicate_stops_at_its_byte_budget(big_ledger: Ledger, read_counter: dict[str, int]) -> None:
+def test_tail_with_a_rare_predicate_stops_at_its_byte_budget(
+    big_ledger: Ledger, read_counter: dict[str, int]
+) -> None:
     result = big_ledger.tail(
         20, predicate=lambda r: r.get("intent_id") == "INT-OLD", max_bytes=300_000
     )
@@ -394,11 +409,13 @@ def test_tail_with_a_rare_predicate_stops_at_its_byte_budget(big_ledger: Ledger,
     assert read_counter["bytes"] == result.bytes_read == 300_000
 
 
-def test_recent_for_intent_is_bounded_and_filters(big_ledger: Ledger, read_counter: dict[str, int]) -> None:
+def test_recent_for_intent_is_bounded_and_filters(
+    big_ledger: Ledger, read_counter: dict[str, int]
+) -> None:
     result = big_ledger.recent_for_intent("INT-003", 20)
     assert len(result.records) == 20 and result.complete
     assert all(r["intent_id"] == "INT-003" for r in result.records)
-    seqs = [r["seq"] for r in result.records]
+    seqs = [cast(int, r["seq"]) for r in result.records]
     assert seqs == sorted(seqs) and seqs[-1] == max(s for s in range(19990, 20001) if s % 7 == 3)
     assert read_counter["bytes"] <= 1024 * 1024
     read_counter["bytes"] = 0
@@ -422,9 +439,9 @@ def test_iter_records_streams_with_offsets(ledger: Ledger) -> None:
     with open(ledger.path, "ab") as handle:
         handle.write(b'{"torn')
     items = list(ledger.iter_records())
-    assert [record["seq"] for _, _, record in items] == [1, 2, 3, 4, 5]
+    assert [seq_of(record) for _, _, record in items] == [1, 2, 3, 4, 5]
     data = read_bytes(ledger.path)
     for offset, line, _ in items:
         assert data[offset : offset + len(line) + 1] == line + b"\n"
     third = items[2][0]
-    assert [record["seq"] for _, _, record in ledger.iter_records(third)] == [3, 4, 5]
+    assert [seq_of(record) for _, _, record in ledger.iter_records(third)] == [3, 4, 5]

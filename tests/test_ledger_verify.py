@@ -323,7 +323,9 @@ def test_directory_in_place_of_the_ledger(ledger: Ledger) -> None:
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(data=st.data())
-def test_any_changed_byte_is_detected_at_its_line_or_the_one_before(tmp_path_factory: pytest.TempPathFactory, data: st.DataObject) -> None:
+def test_any_changed_byte_is_detected_at_its_line_or_the_one_before(
+    tmp_path_factory: pytest.TempPathFactory, data: st.DataObject
+) -> None:
     """Changing one byte of line k is reported at line k (its bytes, JSON or seq), at line
     k - 1 (when the byte was in k's own prev), or, for the last line, by the head."""
     root = tmp_path_factory.mktemp("ws")

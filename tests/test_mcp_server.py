@@ -29,6 +29,7 @@ from gatekit import (
     write_workspace,
 )
 from mcp import Client, StdioServerParameters
+from mcp.types import CallToolResult, TextContent
 
 from paw_tui.mcp_server import PawMcp, build_server
 
@@ -44,9 +45,11 @@ TOOLS = {
 }
 
 
-def text_of(result) -> str:
+def text_of(result: CallToolResult) -> str:
     assert len(result.content) == 1
-    return result.content[0].text
+    content = result.content[0]
+    assert isinstance(content, TextContent)
+    return content.text
 
 
 def with_work_item(root: Path) -> Path:
@@ -173,18 +176,18 @@ def test_hooked_server_over_stdio_only_validates(root: Path) -> None:
 # -- in process ----------------------------------------------------------------------------------------
 
 
-def call(paw: PawMcp, tool: str, arguments: dict[str, object] | None = None):
-    async def scenario():
+def call(paw: PawMcp, tool: str, arguments: dict[str, object] | None = None) -> CallToolResult:
+    async def scenario() -> CallToolResult:
         async with Client(build_server(paw)) as client:
             return await client.call_tool(tool, arguments or {})
 
     return anyio.run(scenario)
 
 
-def plain(root: Path | str, **kwargs: object) -> PawMcp:
+def plain(root: Path | str, *, hooked: bool = False) -> PawMcp:
     import os
 
-    return PawMcp(environ=dict(os.environ), cwd=str(root), **kwargs)  # type: ignore[arg-type]
+    return PawMcp(environ=dict(os.environ), cwd=str(root), hooked=hooked)
 
 
 def test_in_process_listing(root: Path) -> None:

@@ -21,7 +21,7 @@ needs_symlinks = pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symli
 
 
 @pytest.fixture()
-def root(tmp_path: Path):
+def root(tmp_path: Path) -> str:
     """A workspace root with a ``src/auth`` tree, beside an ``outside`` directory."""
     workspace = tmp_path / "ws"
     (workspace / "src" / "auth").mkdir(parents=True)
@@ -94,7 +94,9 @@ def test_windows_backslashes_become_slashes(root: str) -> None:
     assert rel("src\\auth\\..\\..\\..\\outside\\secret.txt", root, cwd=root) is None
 
 
-def test_tilde_is_expanded_with_home(root: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_tilde_is_expanded_with_home(
+    root: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("HOME", root)
     monkeypatch.setenv("USERPROFILE", root)
     assert rel("~/src/auth/x.py", root, cwd="/") == "src/auth/x.py"

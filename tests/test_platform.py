@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import NoReturn, TypedDict, Unpack
 
 import pytest
 
@@ -22,7 +24,16 @@ WSL1_KERNEL = (
 PLAIN_KERNEL = "Linux version 6.8.0-45-generic (buildd@lcy02-amd64-075) (gcc 13.2.0) #45-Ubuntu SMP"
 
 
-def forbidden(*_args: object) -> object:
+class ProbeReaders(TypedDict, total=False):
+    """The readers of a :class:`PlatformProbe` a test may replace."""
+
+    read_proc_version: Callable[[], str | None]
+    list_dir: Callable[[str], Sequence[str]]
+    is_dir: Callable[[str], bool]
+    passwd_home: Callable[[], str | None]
+
+
+def forbidden(*_args: object) -> NoReturn:
     raise AssertionError("this probe reader must not be consulted")
 
 
@@ -34,7 +45,7 @@ def probe(
     dirs: set[str] | None = None,
     passwd: str | None = None,
     listed: list[str] | None = None,
-    **overrides: object,
+    **overrides: Unpack[ProbeReaders],
 ) -> PlatformProbe:
     """A probe answering from the arguments; ``listed`` records the directories listed."""
     if listed is None:
@@ -44,16 +55,14 @@ def probe(
         listed.append(path)
         return list(users or []) if path == "/mnt/c/Users" else []
 
-    kwargs = dict(
-        system=system,
-        environ=environ if environ is not None else {},
-        read_proc_version=lambda: proc_version,
-        list_dir=list_dir,
-        is_dir=lambda path: path in (dirs or set()),
-        passwd_home=lambda: passwd,
-    )
-    kwargs.update(overrides)
-    return PlatformProbe(**kwargs)  # type: ignore[arg-type]
+    readers: ProbeReaders = {
+        "read_proc_version": lambda: proc_version,
+        "list_dir": list_dir,
+        "is_dir": lambda path: path in (dirs or set()),
+        "passwd_home": lambda: passwd,
+    }
+    readers.update(overrides)
+    return PlatformProbe(system=system, environ=environ if environ is not None else {}, **readers)
 
 
 # --------------------------------------------------------------------------- Windows
@@ -139,7 +148,7 @@ def test_other_unix() -> None:
         ({"WSL_DISTRO_NAME": "  "}, PLAIN_KERNEL, False),
     ],
 )
-def test_wsl_detection(environ, proc, expected) -> None:
+def test_wsl_detection(environ: dict[str, str], proc: str | None, expected: bool) -> None:
     p = probe("linux", environ, proc)
     assert is_wsl(p) is expected
     assert platform_name(p) == ("wsl" if expected else "linux")
@@ -214,7 +223,7 @@ def test_not_wsl_never_looks_at_windows_profiles() -> None:
 
 
 @pytest.mark.parametrize("system", ["linux", "darwin", "win32"])
-def test_paw_user_home_bypasses_detection(system) -> None:
+def test_paw_user_home_bypasses_detection(system: str) -> None:
     p = probe(
         system,
         {
@@ -245,6 +254,8 @@ def test_paw_user_home_beats_a_wsl_windows_profile() -> None:
     assert user_instructions_dir(p) == "/x/home/.paw/instructions"
 
 
-def test_default_probe_reads_the_process_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_default_probe_reads_the_process_environment(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     monkeypatch.setenv("PAW_USER_HOME", str(tmp_path / "h"))
     assert user_instructions_dir(PlatformProbe()) == str(tmp_path / "h" / ".paw" / "instructions")

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from gatekit import REPO, claude_payload, gate, paw_state_dir, root, select
 
-from paw_tui.core.policy.compiled import load_policy
+from paw_tui.core.policy.compiled import Policy, load_policy
 from paw_tui.core.workspace.layout import POLICY_CACHE
 
 HOT_PATH_FORBIDDEN = {"yaml", "pathspec", "textual", "rich", "mcp", "platformdirs"}
@@ -78,14 +78,14 @@ def test_a_fifo_in_place_of_the_intents_file_does_not_hang_the_gate(root: Path) 
     path = root / ".orchestration" / "active_intents.yaml"
     path.unlink()
     os.mkfifo(path)
-    done: list[object] = []
+    done: list[Policy] = []
     worker = threading.Thread(target=lambda: done.append(load_policy(str(root))), daemon=True)
     worker.start()
     worker.join(timeout=30)  # generous: a hang would block forever
     assert done, "load_policy blocked on a FIFO"
     policy = done[0]
-    assert not policy.valid  # type: ignore[attr-defined]
-    assert "not a regular file" in policy.problems[0]  # type: ignore[attr-defined]
+    assert not policy.valid
+    assert "not a regular file" in policy.problems[0]
 
 
 def test_the_gate_hot_path_imports_only_the_standard_library(root: Path) -> None:

@@ -94,7 +94,9 @@ def test_no_guidance_without_an_instructions_file(root: Path) -> None:
     assert result.out == ""
 
 
-def test_prompt_context_carries_tool_defaults_and_the_supervisor(root: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_prompt_context_carries_tool_defaults_and_the_supervisor(
+    root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     write_workspace(root, governance="tool_defaults:\n  run_query:\n    limit: 100\n")
     assert main(["prompt", "--supervisor", "Keep changes small.", "--workspace", str(root)]) == 0
     context = _prompt(root, "s9", "hello")
@@ -135,6 +137,7 @@ def test_prompt_needs_a_session_to_print(root: Path, capsys: pytest.CaptureFixtu
 
 def test_mcp_get_handoff_context(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from mcp import Client
+    from mcp.types import TextContent
 
     from paw_tui.mcp_server import PawMcp, build_server
 
@@ -151,7 +154,9 @@ def test_mcp_get_handoff_context(root: Path, monkeypatch: pytest.MonkeyPatch) ->
         async with Client(server) as client:
             names = [tool.name for tool in (await client.list_tools()).tools]
             result = await client.call_tool("get_handoff_context", {})
-            return bool(result.is_error), result.content[0].text, names
+            content = result.content[0]
+            assert isinstance(content, TextContent)
+            return bool(result.is_error), content.text, names
 
     is_error, text, names = anyio.run(call)
     assert "get_handoff_context" in names

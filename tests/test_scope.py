@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import cast
 
 import pytest
 
@@ -23,9 +24,8 @@ from paw_tui.core.policy.scope.checker import (
     scope_violation_message,
 )
 from paw_tui.core.policy.scope.compile import compile_scope
-from paw_tui.core.policy.scope.match import CompiledScope
+from paw_tui.core.policy.scope.match import CompiledScope, ScopeCacheError
 from paw_tui.core.policy.scope.patterns import (
-    ScopeCacheError,
     ScopePatternError,
     anchor_pattern,
     classify_regex,
@@ -45,7 +45,7 @@ DESIGN_SCOPE = ["src/auth/**", "tests/auth/**", "!src/auth/legacy/**"]
 
 
 @pytest.fixture()
-def root(tmp_path: Path):
+def root(tmp_path: Path) -> str:
     workspace = tmp_path / "ws"
     for sub in (
         "src/auth/legacy",
@@ -88,7 +88,7 @@ def decide(patterns: list[str], path: str) -> tuple[bool | None, int | None]:
         ("\\#x", "/\\#x"),
     ],
 )
-def test_anchor_pattern(written, anchored) -> None:
+def test_anchor_pattern(written: str, anchored: str) -> None:
     assert anchor_pattern(written) == anchored
 
 
@@ -204,9 +204,10 @@ def test_match_normalises_like_pathspec() -> None:
         (7, "must be a string, not int"),
     ],
 )
-def test_invalid_pattern_names_index_and_text(pattern, reason) -> None:
+def test_invalid_pattern_names_index_and_text(pattern: str | int, reason: str) -> None:
     with pytest.raises(ScopePatternError) as caught:
-        compile_scope(["src/**", "docs/**", pattern])
+        # typed for strings, checked at run time: a non-string is passed on purpose
+        compile_scope(cast("list[str]", ["src/**", "docs/**", pattern]))
     error = caught.value
     assert isinstance(error, ValidationError)
     assert error.exit_code == 2
@@ -273,14 +274,16 @@ def test_json_round_trip() -> None:
         ),
     ],
 )
-def test_malformed_cache_is_refused(text) -> None:
+def test_malformed_cache_is_refused(text: str) -> None:
     with pytest.raises(ScopeCacheError, match="^Compiled scope: "):
         CompiledScope.from_json(text)
 
 
 def test_cache_entry_without_needs_is_refused() -> None:
     data = compile_scope(["*.md"]).to_dict()
-    del data["entries"][0]["needs"]  # type: ignore[index]
+    entries = data["entries"]
+    assert isinstance(entries, list)
+    del entries[0]["needs"]
     with pytest.raises(ScopeCacheError, match="entry 0 is malformed"):
         CompiledScope.from_dict(data)
 
@@ -300,7 +303,7 @@ def test_cache_entry_without_needs_is_refused() -> None:
         ("/", ("regex", "")),
     ],
 )
-def test_classify_regex(source, expected) -> None:
+def test_classify_regex(source: str, expected: tuple[str, str]) -> None:
     assert classify_regex(source) == expected
 
 
@@ -319,7 +322,7 @@ def test_classify_regex(source, expected) -> None:
         ("(?P<ps_d>/)", ()),
     ],
 )
-def test_required_runs(source, runs) -> None:
+def test_required_runs(source: str, runs: tuple[str, ...]) -> None:
     assert required_runs(source) == runs
 
 
@@ -476,7 +479,7 @@ def test_symlink_into_a_protected_directory_is_denied(root: str) -> None:
         ("vendor/.GIT", NESTED_GIT_RULE),
     ],
 )
-def test_protected_paths_beat_a_double_star_scope(root: str, path, rule) -> None:
+def test_protected_paths_beat_a_double_star_scope(root: str, path: str, rule: str) -> None:
     decision = checker(root, ["**"]).check(path, cwd=root)
     assert decision.kind == PROTECTED
     assert not decision.allowed
@@ -501,7 +504,7 @@ def test_protected_paths_beat_a_double_star_scope(root: str, path, rule) -> None
         "docs/.paw/instructions/a.md",
     ],
 )
-def test_lookalikes_stay_allowed(root: str, path) -> None:
+def test_lookalikes_stay_allowed(root: str, path: str) -> None:
     assert checker(root, ["**"]).check(path, cwd=root).allowed
 
 

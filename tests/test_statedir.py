@@ -18,7 +18,7 @@ REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 @pytest.fixture
-def clean_env(monkeypatch: pytest.MonkeyPatch):
+def clean_env(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
     for name in ("XDG_STATE_HOME", statedir.STATE_DIR_ENV):
         monkeypatch.delenv(name, raising=False)
     return monkeypatch
@@ -30,7 +30,7 @@ def test_equals_platformdirs_on_this_machine(clean_env: pytest.MonkeyPatch) -> N
 
 
 @pytest.mark.parametrize("xdg", ["/tmp/xdg-state", "relative/state", "", "  "])
-def test_xdg_state_home_like_platformdirs(clean_env: pytest.MonkeyPatch, xdg) -> None:
+def test_xdg_state_home_like_platformdirs(clean_env: pytest.MonkeyPatch, xdg: str) -> None:
     clean_env.setenv("XDG_STATE_HOME", xdg)
     assert statedir.user_state_dir() == platformdirs.user_state_dir("paw-tui", appauthor=False)
 

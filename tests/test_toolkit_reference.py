@@ -74,7 +74,11 @@ def test_library_normalises_all_formats_to_the_same_rendering() -> None:
 
 
 def test_normalise_tool_reads_each_shape() -> None:
-    schema = {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}
+    schema: dict[str, object] = {
+        "type": "object",
+        "properties": {"q": {"type": "string"}},
+        "required": ["q"],
+    }
     shapes = [
         {"name": "search", "description": "Find things.", "inputSchema": schema},
         {
@@ -275,7 +279,9 @@ def test_malformed_file_names_the_entry(run_cli: RunCli) -> None:
         (42, "not integer"),
     ],
 )
-def test_malformed_entries_exit_2(run_cli: RunCli, tmp_path: Path, entries: object, fragment: str) -> None:
+def test_malformed_entries_exit_2(
+    run_cli: RunCli, tmp_path: Path, entries: object, fragment: str
+) -> None:
     result = run_cli("toolkit", "reference", "--tools", str(write_tools(tmp_path, entries)))
     assert result.code == 2, result.out
     assert fragment in result.err
@@ -322,7 +328,7 @@ def test_use_when_string_list_and_schema_level() -> None:
 
 
 def test_command_help_lists_toolkit(run_cli: RunCli) -> None:
-    from paw_tui.cli import COMMANDS
+    from paw_tui.commands.registry import COMMANDS
 
     assert COMMANDS["toolkit"][0] == "paw_tui.commands.toolkit"
     with pytest.raises(SystemExit) as raised:

@@ -67,7 +67,7 @@ def test_reference_file_fields_as_written() -> None:
         ("Link:https://x.example", "Link", "https://x.example"),
     ],
 )
-def test_field_line_shapes(line, name, value) -> None:
+def test_field_line_shapes(line: str, name: str, value: str) -> None:
     assert parse_fields(line) == {name: value}
 
 
@@ -86,7 +86,7 @@ def test_field_line_shapes(line, name, value) -> None:
         "x" * 70 + ": name too long",
     ],
 )
-def test_lines_that_are_not_fields(line) -> None:
+def test_lines_that_are_not_fields(line: str) -> None:
     assert parse_fields(line) == {}
 
 
@@ -123,7 +123,7 @@ def test_unclosed_fence_hides_the_rest() -> None:
         ({}, None),
     ],
 )
-def test_work_id_of(fields, expected) -> None:
+def test_work_id_of(fields: dict[str, str], expected: str | None) -> None:
     assert work_id_of(fields) == expected
 
 
@@ -145,7 +145,9 @@ def test_feature_slug_recognised_on_the_context_result(ws: Workspace) -> None:
 
 
 @pytest.mark.parametrize("content", [None, "", "   ", b"\xff\xfe"])
-def test_missing_or_unreadable_workflow_gives_empty_fields(ws: Workspace, content) -> None:
+def test_missing_or_unreadable_workflow_gives_empty_fields(
+    ws: Workspace, content: str | bytes | None
+) -> None:
     ws.work("feat", content)
     data = ws.context("feat").workflow_context.to_dict()
     assert data["fields"] == {}

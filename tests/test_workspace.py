@@ -20,14 +20,14 @@ def roots(
     env: dict[str, str] | None = None,
     cwd: Path,
     home: Path | None = None,
-    **kw: object,
+    client_project_env: bool = False,
 ) -> list[str]:
     return discover_roots(
         [str(p) for p in explicit],
         environ=env or {},
         cwd=str(cwd),
         home=str(home) if home else None,
-        **kw,  # type: ignore[arg-type]
+        client_project_env=client_project_env,
     )
 
 
@@ -78,7 +78,7 @@ def test_env_relative_path_is_made_absolute(sandbox: Path) -> None:
 
 
 @pytest.mark.parametrize("blank", ["", "   ", "\t\n"])
-def test_blank_env_is_ignored(sandbox: Path, blank) -> None:
+def test_blank_env_is_ignored(sandbox: Path, blank: str) -> None:
     repo = mk(sandbox / "repo")
     mk(repo / ".git")
     deep = mk(repo / "src" / "pkg")
@@ -116,7 +116,7 @@ def test_paw_workspace_path_beats_claude_project_dir(sandbox: Path) -> None:
 
 
 @pytest.mark.parametrize("marker", [".orchestration", ".paw", ".git"])
-def test_marker_directories(sandbox: Path, marker) -> None:
+def test_marker_directories(sandbox: Path, marker: str) -> None:
     repo = mk(sandbox / "repo")
     mk(repo / marker)
     deep = mk(repo / "a" / "b" / "c")
@@ -132,7 +132,7 @@ def test_git_file_counts_as_marker(sandbox: Path) -> None:
 
 
 @pytest.mark.parametrize("marker", [".orchestration", ".paw"])
-def test_paw_and_orchestration_files_do_not_count(sandbox: Path, marker) -> None:
+def test_paw_and_orchestration_files_do_not_count(sandbox: Path, marker: str) -> None:
     repo = mk(sandbox / "repo")
     (repo / marker).write_text("not a directory", encoding="utf-8")
     assert roots(cwd=repo) == []
@@ -203,7 +203,9 @@ def test_default_cwd_is_the_process_cwd(sandbox: Path, monkeypatch: pytest.Monke
     assert discover_roots(environ={}) == [str(repo)]
 
 
-def test_default_environ_is_the_process_environment(sandbox: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_default_environ_is_the_process_environment(
+    sandbox: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     target = mk(sandbox / "t")
     monkeypatch.setenv("PAW_WORKSPACE_PATH", str(target))
     assert discover_roots(cwd=str(sandbox)) == [str(target)]

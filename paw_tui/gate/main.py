@@ -1,8 +1,14 @@
 """``paw-tui gate``: read one hook event on stdin, answer in the client's protocol.
 
-This module is the process boundary: arguments, stdin, the payload's JSON, stdout and the
-exit code. A payload it cannot read is a deny; everything after parsing happens in
-:mod:`paw_tui.gate.flow`, which fails closed the same way.
+The process boundary (arguments, stdin, the payload's JSON, stdout, the exit code) and the
+event's path through the gate: find the workspace, gather the facts
+(:mod:`~paw_tui.gate.facts`), decide (:mod:`~paw_tui.gate.decide`, pure), apply the verdict
+(:mod:`~paw_tui.gate.apply`: records, sessions, the handshake), answer (the client adapter).
+
+It fails closed: a payload it cannot read, state it cannot load, a ledger it cannot append
+to, or any internal error denies every tool that is not known to be read-only, and says why.
+Events that cannot block (SessionStart, UserPromptSubmit, PostToolUse, SessionEnd) never
+exit 2; on broken state they say so in the injected context instead.
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ import os
 import sys
 
 from paw_tui.core.support import fastjson as json  # json's API without importing re (~15 ms)
+from paw_tui.gate import tools
 from paw_tui.gate.clients import claude_code
 from paw_tui.gate.events import (
     POST_TOOL,
@@ -27,6 +34,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
     from paw_tui.gate.clients import ClientAdapter
+    from paw_tui.gate.events import GateEvent
 
 CLIENT_NAMES = ("claude-code", "generic")
 
@@ -149,9 +157,70 @@ def decide_payload(
         )
     if event is None:
         return Answer()
-    from paw_tui.gate.flow import handle
-
     return handle(adapter, event, list(workspaces), env)
+
+
+def find_root(event: GateEvent, workspaces: list[str], environ: Mapping[str, str]) -> str | None:
+    """The workspace root for the event (DESIGN §1, with the client's project variable)."""
+    # The common case (Claude Code sets CLAUDE_PROJECT_DIR) needs neither the platform nor
+    # the ancestor search: keep their imports off the hot path.
+    cwd = event.cwd if event.cwd and os.path.isdir(event.cwd) else None
+    if not workspaces:
+        for name in ("PAW_WORKSPACE_PATH", "CLAUDE_PROJECT_DIR"):
+            value = (environ.get(name) or "").strip()
+            if value:
+                return os.path.normpath(os.path.join(cwd or os.getcwd(), os.path.expanduser(value)))
+    from paw_tui.core.workspace.discovery import discover_roots
+    from paw_tui.core.workspace.platform import PlatformProbe, home_directory
+
+    roots = discover_roots(
+        workspaces,
+        environ=environ,
+        cwd=cwd,
+        home=home_directory(PlatformProbe(environ=environ)),
+        client_project_env=True,
+    )
+    return roots[0] if roots else None
+
+
+def handle(
+    adapter: ClientAdapter, event: GateEvent, workspaces: list[str], env: Mapping[str, str]
+) -> Answer:
+    """The client's answer to ``event``; never raises."""
+
+    def fail(reason: str) -> Answer:
+        if event.kind == PRE_TOOL:
+            if tools.classify(event.tool or "") == tools.READ_ONLY:
+                return Answer(stderr=f"paw-tui gate: {reason} (read-only tool allowed)\n")
+            return adapter.deny(reason)
+        if event.kind in (SESSION_START, PROMPT):
+            return adapter.context_only(event.kind, reason)
+        return Answer(stderr=f"paw-tui gate: {reason}\n")
+
+    try:
+        root = find_root(event, workspaces, env)
+        if root is None:
+            return fail(
+                "Orchestration state unavailable: no paw-tui workspace was found from "
+                f"{event.cwd or os.getcwd()} (set CLAUDE_PROJECT_DIR or PAW_WORKSPACE_PATH)."
+            )
+        from paw_tui.core.workspace.state import WorkspaceState
+        from paw_tui.gate.apply import apply
+        from paw_tui.gate.decide import decide
+        from paw_tui.gate.facts import gather
+
+        state = WorkspaceState(root)
+        facts = gather(state, event)
+        decision = apply(state, facts, decide(facts))
+        return adapter.render(event, decision)
+    except Exception as exc:
+        from paw_tui.core.errors import PawError
+
+        if isinstance(exc, PawError):
+            return fail(f"{exc} Denying (fail closed)." if event.kind == PRE_TOOL else str(exc))
+        return fail(
+            f"paw-tui gate internal error ({type(exc).__name__}: {exc}); denying (fail closed)."
+        )
 
 
 def main(argv: Sequence[str]) -> int:

@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 
 from paw_tui.core.handshake import sessions as sessions_store
-from paw_tui.core.workspace.paths import resolve_path
 from paw_tui.core.ledger import records
+from paw_tui.core.workspace.paths import resolve_path
 from paw_tui.gate import tools
 
 TYPE_CHECKING = False

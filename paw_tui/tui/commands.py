@@ -34,11 +34,8 @@ class PawCommands(Provider):
     """The main screen's actions, whatever is on top of it (the palette, a modal)."""
 
     def _run(self, action: str) -> Callable[[], Awaitable[object]]:
-        from paw_tui.tui.app import PawApp
-
-        app = self.app
-        target = app.main if isinstance(app, PawApp) else app
-        return partial(target.run_action, action)
+        main_screen = self.app.screen_stack[0]  # the base screen: the main one
+        return partial(main_screen.run_action, action)
 
     async def discover(self) -> Hits:
         for title, help_text, action in ENTRIES:

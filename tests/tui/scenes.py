@@ -8,7 +8,7 @@ import os
 import shutil
 
 from textual.pilot import Pilot
-from textual.widgets import Input
+from textual.widgets import DataTable, Input
 
 from paw_tui.core.workspace.demo import DemoWorkspace, copy_demo_workspace
 from paw_tui.tui.app import PawApp
@@ -47,7 +47,7 @@ async def settle(pilot: Pilot[None], scene: str) -> None:
         view = app.query_one(TraceView)
         status = str(app.query_one("#trace-status").render())
         ready = view.row_count > 0 and "verifying" not in status and "indexing" not in status
-        ready = ready and app.query_one("#layers-table").row_count > 0  # type: ignore[attr-defined]
+        ready = ready and app.query_one("#layers-table", DataTable).row_count > 0
         if scene == "approval":
             ready = (
                 ready

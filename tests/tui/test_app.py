@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 import os
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from textual.content import Content
+from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Select, Static
 
 from paw_tui.core.context.format import format_context
@@ -26,7 +29,7 @@ from .conftest import approvals_required, claude, gate, ledger_lines, select, wr
 SIZE = (140, 44)
 
 
-async def until(pilot, condition, steps: int = 100) -> None:
+async def until(pilot: Pilot[None], condition: Callable[[], object], steps: int = 100) -> None:
     """Let the app run until ``condition()`` holds (bounded by steps, never by a clock)."""
     for _ in range(steps):
         if condition():
@@ -268,7 +271,9 @@ async def test_truncated_or_replaced_ledger_is_reloaded(workspace: Path, user_di
         await until(pilot, lambda: view.row_count == 2)
         path.write_bytes(lines[0])  # truncated in place
         await until(pilot, lambda: view.row_count == 1)
-        assert view.index.record(0)["seq"] == 1
+        first = view.index.record(0)
+        assert first is not None
+        assert first["seq"] == 1
 
 
 @pytest.mark.anyio
@@ -281,7 +286,9 @@ async def test_enter_opens_the_record_detail(workspace: Path, user_dir: str) -> 
         view.focus()
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, RecordDetail))
-        assert app.screen.record["seq"] == count
+        detail = app.screen
+        assert isinstance(detail, RecordDetail) and detail.record is not None
+        assert detail.record["seq"] == count
         await pilot.press("escape")
         await until(pilot, lambda: not isinstance(app.screen, RecordDetail))
 
@@ -296,7 +303,9 @@ async def test_approval_flow_end_to_end(workspace: Path, user_dir: str) -> None:
         await until(pilot, lambda: modal_ready(app))
         modal = app.screen
         assert isinstance(modal, ApprovalModal)
-        assert modal.query_one("#approval-title").render().plain == TITLE
+        title = modal.query_one("#approval-title").render()
+        assert isinstance(title, Content)
+        assert title.plain == TITLE
         assert modal.session_id == "s2" and modal.intent_id == "INT-002"
         assert "<intent_context" in modal.context_block
         await pilot.press("y")
@@ -350,15 +359,19 @@ async def test_a_request_decided_elsewhere_closes_its_modal(workspace: Path, use
         assert app.is_running
 
 
-async def choose_blocked(app: PawApp, pilot, answer: str) -> None:
+async def choose_blocked(app: PawApp, pilot: Pilot[None], answer: str) -> None:
     """Open the status dialog on the first intent, pick BLOCKED (third), answer the confirmation."""
     table = app.query_one("#intents-table", DataTable)
     await until(pilot, lambda: table.row_count == 3)
     table.focus()
     await pilot.press("s")
-    await until(pilot, lambda: isinstance(app.screen, ChoiceModal) and bool(app.screen.query("#choices")))
+    await until(
+        pilot, lambda: isinstance(app.screen, ChoiceModal) and bool(app.screen.query("#choices"))
+    )
     await pilot.press("down", "down", "enter")
-    await until(pilot, lambda: isinstance(app.screen, ConfirmModal) and bool(app.screen.query("#no")))
+    await until(
+        pilot, lambda: isinstance(app.screen, ConfirmModal) and bool(app.screen.query("#no"))
+    )
     await pilot.press(answer)
     await until(pilot, lambda: not isinstance(app.screen, (ChoiceModal, ConfirmModal)))
 
@@ -404,9 +417,9 @@ async def test_tab_moves_between_panes_and_q_quits(workspace: Path, user_dir: st
     assert not app.is_running
 
 
-async def run_from_palette(app: PawApp, pilot, title: str) -> None:
+async def run_from_palette(app: PawApp, pilot: Pilot[None], title: str) -> None:
     """Open the command palette, type the entry's title, and run the highlighted hit."""
-    from textual.command import CommandPalette
+    from textual.command import CommandList, CommandPalette
 
     await pilot.press("ctrl+p")
     await until(pilot, lambda: isinstance(app.screen, CommandPalette))
@@ -414,7 +427,10 @@ async def run_from_palette(app: PawApp, pilot, title: str) -> None:
     palette = app.screen
     await until(
         pilot,
-        lambda: palette.query("CommandList") and palette.query_one("CommandList").option_count > 0,
+        lambda: (
+            palette.query("CommandList")
+            and palette.query_one("CommandList", CommandList).option_count > 0
+        ),
     )
     await pilot.press("enter")
     await until(pilot, lambda: not isinstance(app.screen, CommandPalette))

@@ -3,14 +3,34 @@ SVGs only change when the layout does). Update with ``pytest --snapshot-update``
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Awaitable, Callable, Iterable
+from pathlib import Path, PurePath
+from typing import Any, Protocol
 
 import pytest
+from textual.app import App
+from textual.pilot import Pilot
+
+from paw_tui.tui.app import PawApp
 
 from .scenes import SIZE, build_app, prepare_demo, settle
 
 
-def _scene_app(scene: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+class SnapCompare(Protocol):
+    """The ``snap_compare`` fixture of pytest-textual-snapshot."""
+
+    def __call__(
+        self,
+        app: str | PurePath | App[Any],
+        press: Iterable[str] = (),
+        terminal_size: tuple[int, int] = (80, 24),
+        run_before: Callable[[Pilot[Any]], Awaitable[None] | None] | None = None,
+    ) -> bool: ...
+
+
+def _scene_app(
+    scene: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> tuple[PawApp, Callable[[Pilot[None]], Awaitable[None]]]:
     for name in ("PAW_USER_HOME", "PAW_STATE_DIR", "PAW_WORKSPACE_PATH", "CLAUDE_PROJECT_DIR"):
         monkeypatch.delenv(name, raising=False)
     # Paths on screen are shown under ~: with HOME at this test's directory they read the
@@ -23,19 +43,23 @@ def _scene_app(scene: str, monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
         else:
             monkeypatch.setenv(name, value)
 
-    async def run_before(pilot) -> None:
+    async def run_before(pilot: Pilot[None]) -> None:
         await settle(pilot, scene)
 
     return build_app(scene, demo), run_before
 
 
 @pytest.mark.parametrize("scene", ["main", "approval", "trace-denials"])
-def test_key_screens(scene: str, snap_compare, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_key_screens(
+    scene: str, snap_compare: SnapCompare, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     app, run_before = _scene_app(scene, monkeypatch, tmp_path)
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 
 @pytest.mark.parametrize("scene", ["main"])
-def test_main_screen_at_80x24(scene: str, snap_compare, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_main_screen_at_80x24(
+    scene: str, snap_compare: SnapCompare, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     app, run_before = _scene_app(scene, monkeypatch, tmp_path)
     assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)

@@ -12,8 +12,8 @@ from paw_tui.core.handshake import approvals as approvals_store
 from paw_tui.core.handshake import messages
 from paw_tui.core.handshake import sessions as sessions_store
 from paw_tui.core.handshake.names import SELECT_TOOL
-from paw_tui.core.ledger import records
 from paw_tui.core.handshake.sessions import ACTIVE, PENDING_APPROVAL, Session
+from paw_tui.core.ledger import records
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

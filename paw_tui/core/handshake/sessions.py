@@ -12,7 +12,6 @@ import os
 import time
 
 from paw_tui.core.support import fastjson as json  # json's API without importing re (~15 ms)
-from paw_tui.core.support.fsutil import atomic_write
 from paw_tui.core.support.hashing import sha256_hex
 from paw_tui.core.support.locking import FileLock
 from paw_tui.core.workspace import layout
@@ -137,6 +136,8 @@ def load_session(root: str, session_id: str) -> Session | None:
 def save_session(root: str, session: Session) -> None:
     os.makedirs(layout.at(root, layout.SESSIONS), exist_ok=True)
     data = json.dumps(session.to_dict(), ensure_ascii=False, separators=(",", ":"))
+    from paw_tui.core.support.fsutil import atomic_write  # only when a session changes
+
     atomic_write(session_path(root, session.session_id), data.encode("utf-8"))
 
 

@@ -34,7 +34,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-    from paw_tui.core.ledger.files import LedgerFiles as Ledger
+    from paw_tui.core.ledger.io import LedgerFiles as Ledger
     from paw_tui.core.ledger.records import Record
 
 AGENT_TRACE_VERSION = "0.1.0"

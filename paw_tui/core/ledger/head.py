@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import os
 
-from paw_tui.core.ledger.io import OPEN_FLAGS, LedgerError, os_reason, read_at, sha256_hex, write_at
+from paw_tui.core.ledger.io import OPEN_FLAGS, LedgerError, os_reason, read_at, write_at
 from paw_tui.core.support import fastjson as json  # json's API without importing re (~15 ms)
+from paw_tui.core.support.hashing import sha256_hex
 
 SLOT = 256
 SLOTS = 2

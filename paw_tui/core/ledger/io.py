@@ -7,26 +7,18 @@ can share them without importing each other.
 from __future__ import annotations
 
 import os
-import sys
 import time
 
 from paw_tui.core.errors import PawError
 from paw_tui.core.support import fastjson as json  # json's API without importing re (~15 ms)
+from paw_tui.core.support.hashing import PREFIX as HASH_PREFIX
+from paw_tui.core.support.hashing import content_hash
+from paw_tui.core.workspace import layout
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator
-    from hashlib import sha256 as _sha256
-else:  # the builtin sha256 imports in well under 1 ms; hashlib's OpenSSL binding takes ~5 ms
-    try:
-        if sys.version_info >= (3, 12):
-            from _sha2 import sha256 as _sha256
-        else:
-            from _sha256 import sha256 as _sha256
-    except ImportError:  # pragma: no cover - interpreters without the builtin module
-        from hashlib import sha256 as _sha256
 
-HASH_PREFIX = "sha256:"
 EMPTY_HASH = HASH_PREFIX + "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
 OPEN_FLAGS = getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
 DEFAULT_TAIL_BYTES = 4 * 1024 * 1024  # tail(): read at most this much from the end
@@ -37,13 +29,9 @@ class LedgerError(PawError):
     """The ledger could not be appended to or read; the message names the file and why."""
 
 
-def sha256_hex(data: bytes) -> str:
-    return _sha256(data).hexdigest()
-
-
 def line_hash(line: bytes) -> str:
     """``"sha256:" + hex`` of one ledger line's bytes, without its newline."""
-    return HASH_PREFIX + _sha256(line).hexdigest()
+    return content_hash(line)
 
 
 def format_ts(seconds: float) -> str:
@@ -152,3 +140,20 @@ class Backwards:
                 yield offset, piece
                 offset -= 1
         yield 0, carry
+
+
+class LedgerFiles:
+    """The paths of the ledger at ``path`` for the workspace at ``workspace_root``."""
+
+    __slots__ = ("path", "workspace_root", "cache_dir", "lock_path", "lock_timeout")
+
+    def __init__(self, path: str, *, workspace_root: str, lock_timeout: float = 5.0) -> None:
+        self.path = os.path.abspath(path)
+        self.workspace_root = os.path.abspath(workspace_root)
+        self.cache_dir = os.path.join(os.path.dirname(self.path), ".cache")
+        self.lock_path = os.path.join(self.cache_dir, os.path.basename(self.path) + ".lock")
+        self.lock_timeout = lock_timeout
+
+    @classmethod
+    def of_workspace(cls, workspace_root: str) -> LedgerFiles:
+        return cls(layout.at(workspace_root, layout.LEDGER), workspace_root=workspace_root)

@@ -42,7 +42,6 @@ import os
 import stat
 import time
 
-from paw_tui.core.ledger.files import LedgerFiles
 from paw_tui.core.ledger.head import HeadStore
 from paw_tui.core.ledger.io import (
     DEFAULT_INTENT_BYTES,
@@ -51,6 +50,7 @@ from paw_tui.core.ledger.io import (
     OPEN_FLAGS,
     Backwards,
     LedgerError,
+    LedgerFiles,
     format_ts,
     line_hash,
     loads_record,

@@ -24,15 +24,16 @@ from __future__ import annotations
 
 import os
 
-from paw_tui.core.ledger.io import OPEN_FLAGS, LedgerError, read_at, sha256_hex, write_state_file
+from paw_tui.core.ledger.io import OPEN_FLAGS, LedgerError, read_at, write_state_file
 from paw_tui.core.ledger.read import iter_records
 from paw_tui.core.ledger.records import MUTATION
 from paw_tui.core.support import fastjson as json  # json's API without importing re (~15 ms)
+from paw_tui.core.support.hashing import sha256_hex
 from paw_tui.core.support.locking import FileLock, LockError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from paw_tui.core.ledger.files import LedgerFiles as Ledger
+    from paw_tui.core.ledger.io import LedgerFiles as Ledger
     from paw_tui.core.ledger.records import Record
 
     Index = dict[str, object]

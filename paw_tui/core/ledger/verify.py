@@ -26,7 +26,8 @@ import os
 import stat
 from hashlib import sha256
 
-from paw_tui.core.ledger.io import EMPTY_HASH, HASH_PREFIX, LedgerError
+from paw_tui.core.ledger.io import EMPTY_HASH, LedgerError
+from paw_tui.core.support.hashing import PREFIX as HASH_PREFIX
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -125,7 +125,9 @@ def lay_out(root: str, user_home: str, layers: tuple[str, ...] = LAYERS) -> None
     for layer in layers:
         source = bundle.joinpath(layer)
         if not source.is_dir():
-            raise FileNotFoundError(f"The demo workspace has no '{layer}' layer in this installation of paw-tui.")
+            raise FileNotFoundError(
+                f"The demo workspace has no '{layer}' layer in this installation of paw-tui."
+            )
         for entry in sorted(source.iterdir(), key=lambda item: item.name):
             if entry.name == HOME_DIR:
                 _copy(entry, HOME_DIR, user_home)
@@ -139,7 +141,11 @@ def _remove(listing: str, root: str, user_home: str) -> None:
     for line in listing.splitlines():
         if not line.strip():
             continue
-        base, rest = (user_home, line[len(HOME_DIR) + 1 :]) if line.startswith(HOME_DIR + "/") else (root, line)
+        base, rest = (
+            (user_home, line[len(HOME_DIR) + 1 :])
+            if line.startswith(HOME_DIR + "/")
+            else (root, line)
+        )
         path = os.path.join(base, *rest.split("/"))
         if os.path.isfile(path):
             os.unlink(path)
@@ -157,7 +163,9 @@ def bundle_name(real_path: str) -> str:
             return bundle_path.rsplit("/", 1)[-1]
     name = real_path.rsplit("/", 1)[-1]
     if name.startswith("."):
-        raise ValueError(f"'{real_path}' would be dropped from package data: add it to RESTORED_NAMES")
+        raise ValueError(
+            f"'{real_path}' would be dropped from package data: add it to RESTORED_NAMES"
+        )
     return name
 
 

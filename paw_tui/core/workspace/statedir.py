@@ -22,6 +22,8 @@ import os
 import posixpath
 import sys
 
+from paw_tui.core.support.hashing import sha256_hex
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -107,27 +109,13 @@ def state_base_dir(*, environ: Mapping[str, str] | None = None, system: str | No
     return user_state_dir(environ=env, system=system)
 
 
-def _sha256_hex(data: bytes) -> str:
-    if TYPE_CHECKING:
-        from hashlib import sha256
-    else:
-        try:  # the builtin module, without hashlib's OpenSSL import (~5 ms)
-            if sys.version_info >= (3, 12):
-                from _sha2 import sha256
-            else:
-                from _sha256 import sha256
-        except ImportError:  # pragma: no cover
-            from hashlib import sha256
-    return sha256(data).hexdigest()
-
-
 def workspace_key(root: str) -> str:
     """``<readable basename>-<16 hex of sha256(realpath(root))>``, safe as a file name.
 
     The real path is case-folded on Windows, where two spellings name one directory.
     """
     real = os.path.normcase(os.path.realpath(root))
-    digest = _sha256_hex(real.encode("utf-8", "surrogatepass"))[:_KEY_HASH_CHARS]
+    digest = sha256_hex(real.encode("utf-8", "surrogatepass"))[:_KEY_HASH_CHARS]
     base = os.path.basename(real.rstrip("/\\")) or "root"
     name = "".join(ch if ch in _NAME_CHARS else "_" for ch in base)[:_KEY_NAME_CHARS]
     return f"{name.lstrip('.') or 'root'}-{digest}"

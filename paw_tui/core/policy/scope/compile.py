@@ -6,10 +6,8 @@ so the gate never imports it (:mod:`paw_tui.core.policy.scope.match`).
 
 from __future__ import annotations
 
-from paw_tui.core.policy.scope.match import CompiledScope, Entry
+from paw_tui.core.policy.scope.match import DIR_GROUP, FORM_REGEX, CompiledScope, Entry
 from paw_tui.core.policy.scope.patterns import (
-    DIR_GROUP,
-    FORM_REGEX,
     ScopePatternError,
     anchor_pattern,
     check_written,

@@ -25,17 +25,7 @@ from __future__ import annotations
 
 import os
 
-from paw_tui.core.policy.scope.patterns import (
-    DIR_GROUP,
-    FORM_ANY,
-    FORM_DIR,
-    FORM_PATH,
-    FORM_REGEX,
-    FORM_UNDER,
-    FORMAT_VERSION,
-    FORMS,
-    ScopeCacheError,
-)
+from paw_tui.core.errors import PawError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs ~25 ms at import; the hot paths never pay for it
@@ -44,6 +34,25 @@ if TYPE_CHECKING:  # typing costs ~25 ms at import; the hot paths never pay for 
 
     Search = Callable[[str], "re.Match[str] | None"]
     Step = tuple[int, str, str, str, "Entry"]
+
+FORMAT_VERSION = 1
+"""Version of :meth:`CompiledScope.to_dict`; bump it when the matching data changes."""
+
+DIR_GROUP = "ps_d"
+"""pathspec's regex group marking a match made by a directory pattern."""
+
+# How an entry is matched. Every form gives the answer ``regex.search`` gives.
+FORM_REGEX = "regex"  # the regex, compiled on first use, after the literal pre-filters
+FORM_ANY = "any"  # ".": any path holding a character other than a newline
+FORM_UNDER = "under"  # "^L" with L literal (from "L/**"): path starts with L
+FORM_DIR = "dir"  # "^L(?P<ps_d>/)" (from "L/"): starts with L + "/", directory match
+FORM_PATH = "path"  # "^L(?:(?P<ps_d>/)|$)" (from "L"): L itself, or below it as a directory
+FORMS = (FORM_REGEX, FORM_ANY, FORM_UNDER, FORM_DIR, FORM_PATH)
+
+
+class ScopeCacheError(PawError):
+    """A stored compiled scope is malformed or from another format: rebuild it."""
+
 
 _NATIVE_SEPS = tuple(sep for sep in (os.sep, os.altsep) if sep and sep != "/")
 

@@ -16,21 +16,16 @@ pre-filters (see :mod:`paw_tui.core.policy.scope.match`). Standard library only.
 
 from __future__ import annotations
 
-from paw_tui.core.errors import PawError, ValidationError
+from paw_tui.core.errors import ValidationError
+from paw_tui.core.policy.scope.match import (
+    DIR_GROUP,
+    FORM_ANY,
+    FORM_DIR,
+    FORM_PATH,
+    FORM_REGEX,
+    FORM_UNDER,
+)
 
-FORMAT_VERSION = 1
-"""Version of :meth:`CompiledScope.to_dict`; bump it when the matching data changes."""
-
-DIR_GROUP = "ps_d"
-"""pathspec's regex group marking a match made by a directory pattern."""
-
-# How an entry is matched. Every form gives the answer ``regex.search`` gives.
-FORM_REGEX = "regex"  # the regex, compiled on first use, after the literal pre-filters
-FORM_ANY = "any"  # ".": any path holding a character other than a newline
-FORM_UNDER = "under"  # "^L" with L literal (from "L/**"): path starts with L
-FORM_DIR = "dir"  # "^L(?P<ps_d>/)" (from "L/"): starts with L + "/", directory match
-FORM_PATH = "path"  # "^L(?:(?P<ps_d>/)|$)" (from "L"): L itself, or below it as a directory
-FORMS = (FORM_REGEX, FORM_ANY, FORM_UNDER, FORM_DIR, FORM_PATH)
 _DIR_SUFFIX = f"(?P<{DIR_GROUP}>/)"
 _PATH_SUFFIX = f"(?:(?P<{DIR_GROUP}>/)|$)"
 _REGEX_SPECIALS = frozenset(".^$*+?{}[]|()")
@@ -52,10 +47,6 @@ class ScopePatternError(ValidationError):
         self.pattern = pattern
         self.reason = reason
         self.label = label
-
-
-class ScopeCacheError(PawError):
-    """A stored compiled scope is malformed or from another format: rebuild it."""
 
 
 def anchor_pattern(pattern: str) -> str:
