@@ -80,7 +80,20 @@ def main() -> int:
                 0,
             ),
         ]
-        hook = [python, "-c", "from paw_tui.gate.main import run; run()", "--client", "claude-code"]
+        # exactly the command `paw-tui install claude-code` writes for this installation
+        hook = json.loads(
+            subprocess.run(
+                [
+                    python,
+                    "-c",
+                    "import json; from paw_tui.core.clients.setup import gate_command; "
+                    "print(json.dumps(gate_command()))",
+                ],
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
+        )
         results: dict[str, tuple[float, float]] = {}
         for label, body, code in cases:
             medians = interleaved(

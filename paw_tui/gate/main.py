@@ -256,5 +256,5 @@ def main(argv: Sequence[str]) -> int:
 
 
 def run() -> None:
-    """Entry point of the hook command ``python -c "from paw_tui.gate.main import run; run()"``."""
+    """Entry point of the hook command (through :mod:`paw_tui.gate.launch`)."""
     sys.exit(main(sys.argv[1:]))

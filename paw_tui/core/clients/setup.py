@@ -39,21 +39,30 @@ POST_TOOL_MATCHER = "Write|Edit|MultiEdit|NotebookEdit|Bash|PowerShell"
 HOOK_TIMEOUT = 10
 SERVER_NAME = "paw"
 MARKER = " gate --client claude-code"  # how older installs ran the gate: the console script
-GATE_CODE = "from paw_tui.gate.main import run; run()"
+GATE_CODE = "from paw_tui.gate.main import run; run()"  # and then the gate through python -c
+LAUNCHER = os.path.join("paw_tui", "gate", "launch.py")
+
+
+def launcher_path() -> str:
+    """This installation's ``paw_tui/gate/launch.py``."""
+    import paw_tui
+
+    return os.path.join(os.path.dirname(os.path.abspath(paw_tui.__file__)), "gate", "launch.py")
 
 
 def gate_command() -> list[str]:
-    """The hook command: this installation's Python running the gate directly.
+    """The hook command: this installation's Python running the gate's launcher.
 
     Not the ``paw-tui`` console script: pip's launcher imports ``re`` (~15 ms, most of a
-    hook's budget on every tool call); ``python -c`` starts in ~2x ``python -c pass``.
+    hook's budget on every tool call). ``-I -S`` skip ``site`` and the environment; the
+    launcher finds the package from its own location (:mod:`paw_tui.gate.launch`).
     """
-    return [os.path.abspath(sys.executable), "-c", GATE_CODE, "--client", "claude-code"]
+    return [os.path.abspath(sys.executable), "-I", "-S", launcher_path(), "--client", "claude-code"]
 
 
 def is_gate_command(command: str) -> bool:
-    """Whether a hook command runs paw-tui's gate (either form)."""
-    return MARKER in command or GATE_CODE in command
+    """Whether a hook command runs paw-tui's gate (any form an install wrote)."""
+    return MARKER in command or GATE_CODE in command or LAUNCHER in command
 
 
 def paw_command() -> list[str]:

@@ -1,0 +1,54 @@
+"""The hook's entry point, run as a script: ``python -I -S .../paw_tui/gate/launch.py ARGS``.
+
+``-S`` skips the ``site`` module (about a quarter of ``python -c pass``): this file puts the
+directory that holds ``paw_tui`` on ``sys.path`` itself, computed from its own location, so
+no machine-specific path is needed beside it. ``-I`` keeps the environment
+(``PYTHONPATH``, the user site) from changing which code runs. If ``paw_tui`` still cannot be
+imported from there (an install that needs ``.pth`` files, such as an editable one), the
+``site`` module is run after all and the import tried again. If even that fails, the tool is
+denied (exit 2) with the reason: a hook that crashes (exit 1) lets every client run the tool.
+
+Standard library only, and nothing but ``sys`` and ``os`` before the gate is imported.
+"""
+
+import os
+import sys
+
+DENIED = (
+    "paw-tui policy: the paw-tui gate cannot start ({why}); denying (fail closed). "
+    "Run 'paw-tui doctor' to check the installation."
+)
+
+
+def _deny(why: str) -> None:
+    reason = DENIED.format(why=why)
+    # The JSON every client that reads stdout on exit 2 accepts as a deny (Claude Code, Codex);
+    # Gemini CLI honours exit 2 with the reason on stderr only.
+    if "gemini" not in " ".join(sys.argv[1:]):
+        text = reason.replace("\\", "\\\\").replace('"', '\\"')
+        sys.stdout.write(
+            '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny",'
+            f'"permissionDecisionReason":"{text}"}}}}\n'
+        )
+    sys.stderr.write(reason + "\n")
+    raise SystemExit(2)
+
+
+def main() -> None:
+    sys.path.append(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    try:
+        from paw_tui.gate.main import run
+    except ImportError:
+        try:
+            import site
+
+            site.main()
+            from paw_tui.gate.main import run
+        except Exception as error:  # noqa: BLE001 - any failure here must still deny
+            _deny(f"{type(error).__name__}: {error}")
+            return
+    run()
+
+
+if __name__ == "__main__":
+    main()
