@@ -14,8 +14,9 @@ import sys
 import tempfile
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, REPO)
-from tests.tui.scenes import SCENES, SIZE, build_app, prepare_demo, settle
+# The scenes live with the snapshot tests; import them as pytest does (tests/ on the path).
+sys.path.insert(0, os.path.join(REPO, "tests"))
+from tui.scenes import SCENES, SIZE, build_app, prepare_demo, settle
 
 
 async def shoot(scene: str, out_dir: str, base: str) -> str:

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import jsonschema  # type: ignore[import-untyped]
+import jsonschema
 import pytest
 from context_messages import (
     AGENT,

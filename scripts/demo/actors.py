@@ -77,12 +77,10 @@ def patched_product(clock: Clock, rng: random.Random) -> Iterator[None]:
     ledger_defaults = Ledger.__init__.__kwdefaults__
     if state_defaults is None or ledger_defaults is None:
         raise StoryError("WorkspaceState or Ledger no longer takes a keyword clock")
-    saved = {
-        "time": time.time,
-        "request_id": approvals_store.new_request_id,
-        "state": dict(state_defaults),
-        "ledger": dict(ledger_defaults),
-    }
+    saved_time = time.time
+    saved_request_id = approvals_store.new_request_id
+    saved_state = dict(state_defaults)
+    saved_ledger = dict(ledger_defaults)
 
     def request_id(now: float) -> str:
         return f"apr-{int(now * 1000):013d}-{rng.getrandbits(24):06x}"
@@ -94,12 +92,12 @@ def patched_product(clock: Clock, rng: random.Random) -> Iterator[None]:
     try:
         yield
     finally:
-        time.time = saved["time"]
-        approvals_store.new_request_id = saved["request_id"]
+        time.time = saved_time
+        approvals_store.new_request_id = saved_request_id
         state_defaults.clear()
-        state_defaults.update(saved["state"])  # type: ignore[call-overload]
+        state_defaults.update(saved_state)
         ledger_defaults.clear()
-        ledger_defaults.update(saved["ledger"])  # type: ignore[call-overload]
+        ledger_defaults.update(saved_ledger)
 
 
 # ---------------------------------------------------------------------------------------------
