@@ -9,24 +9,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from gatekit import PAW, REPO, paw_state_dir, root
+from gatekit import PAW, paw_state_dir, root
 
 from paw_tui.core.clients.setup import POST_TOOL_MATCHER, PRE_TOOL_MATCHER, gate_command
 
 if TYPE_CHECKING:
     from conftest import CliResult, RunCli, RunSubprocess, Workspace
 
-# The hook runs the gate with this installation's python (not the launcher script, whose
-# `import re` costs most of a hook's budget).
+# The hook runs the gate's launcher with this installation's python (not the console script,
+# whose `import re` costs most of a hook's budget); the launcher finds its own package.
 GATE = shlex.join(gate_command())
 EVENTS = ["PreToolUse", "PostToolUse", "SessionStart", "UserPromptSubmit", "SessionEnd"]
 OURS = {"type": "command", "command": GATE, "timeout": 10}
-
-
-@pytest.fixture(autouse=True)
-def _working_tree_first(monkeypatch: pytest.MonkeyPatch) -> None:
-    """doctor runs the installed hook command: make it import this working tree."""
-    monkeypatch.setenv("PYTHONPATH", REPO)
 
 
 def settings_path(root: Path) -> Path:
@@ -265,9 +259,7 @@ def test_dry_run_prints_and_writes_nothing(root: Path, run_cli: RunCli) -> None:
 
 
 def test_install_through_the_process(root: Path, run_subprocess: RunSubprocess) -> None:
-    result = run_subprocess(
-        "install", "claude-code", cwd=root, env={"PYTHONPATH": REPO}, script=True
-    )
+    result = run_subprocess("install", "claude-code", cwd=root, script=True)
     assert result.code == 0, result.err
     assert load(settings_path(root))["hooks"]["SessionEnd"] == [{"hooks": [OURS]}]
 
