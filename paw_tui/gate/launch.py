@@ -44,7 +44,7 @@ def main() -> None:
 
             site.main()
             from paw_tui.gate.main import run
-        except Exception as error:  # noqa: BLE001 - any failure here must still deny
+        except Exception as error:  # any failure here must still deny
             _deny(f"{type(error).__name__}: {error}")
             return
     run()

@@ -196,7 +196,7 @@ def _operands(words: list[str]) -> list[str]:
     return result
 
 
-def _command_targets(words: list[str]) -> list[tuple[str, str]]:
+def _command_targets(words: list[str]) -> list[tuple[str, str]]:  # noqa: C901 - replaced by core/policy/shell
     if not words:
         return []
     name = os.path.basename(words[0])
@@ -258,7 +258,7 @@ def _command_targets(words: list[str]) -> list[tuple[str, str]]:
     return []
 
 
-def write_targets(command: str, cwd: str) -> list[ShellTarget] | None:
+def write_targets(command: str, cwd: str) -> list[ShellTarget] | None:  # noqa: C901 - replaced by core/policy/shell
     """Every path ``command`` visibly writes, or None when it cannot be tokenised."""
     tokens = _tokens(command)
     if tokens is None:
