@@ -55,7 +55,11 @@ def files_of(root: Path, home: Path) -> dict[str, bytes]:
     for base, prefix in ((root, ""), (home, HOME_DIR + "/")):
         for path in sorted(base.rglob("*")):
             relative = path.relative_to(base)
-            if path.is_file() and not SKIPPED & set(relative.parts) and not path.name.endswith((".lock", ".tmp")):
+            if (
+                path.is_file()
+                and not SKIPPED & set(relative.parts)
+                and not path.name.endswith((".lock", ".tmp"))
+            ):
                 found[prefix + relative.as_posix()] = path.read_bytes()
     return found
 
@@ -118,7 +122,9 @@ def generate(out: Path) -> collections.Counter[str]:
     with tempfile.TemporaryDirectory(prefix="paw-demo-gen-") as scratch:
         base = Path(scratch)
         final, events = replay(base / "day")
-        lay_out(str(base / "plain" / "acme-billing"), str(base / "plain" / "home"), ("seed", "story"))
+        lay_out(
+            str(base / "plain" / "acme-billing"), str(base / "plain" / "home"), ("seed", "story")
+        )
         overlaid = files_of(base / "plain" / "acme-billing", base / "plain" / "home")
     if out.exists():
         shutil.rmtree(out)
@@ -143,7 +149,10 @@ def tree_digest(directory: Path) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
-        "--out", type=Path, default=DEFAULT_OUT, help=f"where to write the day (default: {DEFAULT_OUT})"
+        "--out",
+        type=Path,
+        default=DEFAULT_OUT,
+        help=f"where to write the day (default: {DEFAULT_OUT})",
     )
     args = parser.parse_args(argv)
     out = args.out.resolve()

@@ -27,18 +27,32 @@ def morning_logging(sim: Sim, maria: Human) -> None:
     agent.read("src/acme_billing/app.py")
     agent.read("src/acme_billing/observability/__init__.py")
     # Straight to work, before the handshake: denied, with the list of intents.
-    agent.write("src/acme_billing/observability/json_logging.py", text("src/acme_billing/observability/json_logging.py"), expect="deny")
+    agent.write(
+        "src/acme_billing/observability/json_logging.py",
+        text("src/acme_billing/observability/json_logging.py"),
+        expect="deny",
+    )
     agent.mcp("list_intents", {})
     agent.select("INT-005", outcome="approval_requested")
-    agent.write("src/acme_billing/observability/json_logging.py", text("src/acme_billing/observability/json_logging.py"), expect="deny")
+    agent.write(
+        "src/acme_billing/observability/json_logging.py",
+        text("src/acme_billing/observability/json_logging.py"),
+        expect="deny",
+    )
     maria.approve(agent)
 
     redact_bug = {"key.lower() in SENSITIVE_KEYS": "key in SENSITIVE_KEYS"}
-    agent.develop("src/acme_billing/observability/json_logging.py", text("src/acme_billing/observability/json_logging.py"), drafts=redact_bug)
+    agent.develop(
+        "src/acme_billing/observability/json_logging.py",
+        text("src/acme_billing/observability/json_logging.py"),
+        drafts=redact_bug,
+    )
     # (`mkdir tests/observability` would be denied: "tests/observability/**" covers what is
     # inside the directory, not the directory itself, so the agent writes the file directly.)
     agent.write("tests/observability/__init__.py", "")
-    agent.develop("tests/observability/test_json_logging.py", text("tests/observability/test_json_logging.py"))
+    agent.develop(
+        "tests/observability/test_json_logging.py", text("tests/observability/test_json_logging.py")
+    )
     agent.bash(
         "pytest tests/observability -q",
         "Run the logging tests",
@@ -51,7 +65,10 @@ def morning_logging(sim: Sim, maria: Human) -> None:
     agent.write(
         "src/acme_billing/middleware/__init__.py", '"""ASGI middleware shared by every route."""\n'
     )
-    agent.develop("src/acme_billing/middleware/request_log.py", text("src/acme_billing/middleware/request_log.py"))
+    agent.develop(
+        "src/acme_billing/middleware/request_log.py",
+        text("src/acme_billing/middleware/request_log.py"),
+    )
     agent.edit(
         "src/acme_billing/app.py",
         "from acme_billing.invoices.service import get_invoice, list_invoices\n",
@@ -69,7 +86,9 @@ def morning_logging(sim: Sim, maria: Human) -> None:
         "app = Starlette(",
         "configure_logging(settings.log_level)\napp = Starlette(",
     )
-    agent.develop("tests/observability/test_request_log.py", text("tests/observability/test_request_log.py"))
+    agent.develop(
+        "tests/observability/test_request_log.py", text("tests/observability/test_request_log.py")
+    )
     agent.bash("pytest tests/observability -q", "Run the logging tests", stdout=PYTEST_OK)
     agent.bash(
         "ruff check src/acme_billing/observability src/acme_billing/middleware",
@@ -121,7 +140,11 @@ def jwt_part_one(sim: Sim, maria: Human) -> None:
         stdout="....\n4 passed in 0.09s\n",
     )
     algorithms_bug = {"algorithms=[ALGORITHM]": "algorithms=ALGORITHM"}
-    agent.develop("src/acme_billing/auth/jwt_tokens.py", text("src/acme_billing/auth/jwt_tokens.py"), drafts=algorithms_bug)
+    agent.develop(
+        "src/acme_billing/auth/jwt_tokens.py",
+        text("src/acme_billing/auth/jwt_tokens.py"),
+        drafts=algorithms_bug,
+    )
     agent.develop("tests/auth/test_jwt_tokens.py", text("tests/auth/test_jwt_tokens.py"))
     agent.bash(
         "pytest tests/auth -q",
@@ -139,7 +162,9 @@ def jwt_part_one(sim: Sim, maria: Human) -> None:
         "Now the token endpoint: client-credentials grant, partners authenticate "
         "with their existing Basic secret."
     )
-    agent.develop("src/acme_billing/auth/token_endpoint.py", text("src/acme_billing/auth/token_endpoint.py"))
+    agent.develop(
+        "src/acme_billing/auth/token_endpoint.py", text("src/acme_billing/auth/token_endpoint.py")
+    )
     agent.develop("tests/auth/test_token_endpoint.py", text("tests/auth/test_token_endpoint.py"))
     agent.bash(
         "pytest tests/auth/test_token_endpoint.py -q",
@@ -192,13 +217,17 @@ def codex_cleanup(sim: Sim, jonas: Human) -> None:
         "write_file",
         expect="allow",
         paths=["src/acme_billing/soap/__init__.py"],
-        effect=lambda: sim.write("src/acme_billing/soap/__init__.py", text("src/acme_billing/soap/__init__.py")),
+        effect=lambda: sim.write(
+            "src/acme_billing/soap/__init__.py", text("src/acme_billing/soap/__init__.py")
+        ),
     )
     agent.call(
         "write_file",
         expect="allow",
         paths=["src/acme_billing/soap/gateway.py"],
-        effect=lambda: sim.write("src/acme_billing/soap/gateway.py", text("src/acme_billing/soap/gateway.py")),
+        effect=lambda: sim.write(
+            "src/acme_billing/soap/gateway.py", text("src/acme_billing/soap/gateway.py")
+        ),
     )
     agent.call(
         "execute_command",
@@ -243,9 +272,16 @@ def invoices_part_one(sim: Sim, maria: Human) -> Agent:
         stdout="Successfully installed weasyprint-62.3\n",
     )
     agent.develop("src/acme_billing/invoices/fonts.py", text("src/acme_billing/invoices/fonts.py"))
-    agent.write("src/acme_billing/invoices/templates/invoice.html", text("src/acme_billing/invoices/templates/invoice.html"))
+    agent.write(
+        "src/acme_billing/invoices/templates/invoice.html",
+        text("src/acme_billing/invoices/templates/invoice.html"),
+    )
     float_bug = {'(Decimal(cents) / 100).quantize(Decimal("0.01"))': "cents / 100"}
-    agent.develop("src/acme_billing/invoices/pdf_export.py", text("src/acme_billing/invoices/pdf_export.py"), drafts=float_bug)
+    agent.develop(
+        "src/acme_billing/invoices/pdf_export.py",
+        text("src/acme_billing/invoices/pdf_export.py"),
+        drafts=float_bug,
+    )
     agent.develop("tests/invoices/test_pdf_export.py", text("tests/invoices/test_pdf_export.py"))
     agent.bash(
         "pytest tests/invoices -q",
@@ -279,7 +315,9 @@ def invoices_part_one(sim: Sim, maria: Human) -> Agent:
         "    return render_pdf(get_invoice(account_id, number))\n",
     )
     agent.bash("pytest tests/invoices -q", "Run the invoice tests", stdout=PYTEST_OK)
-    agent.develop("src/acme_billing/invoices/routes.py", text("src/acme_billing/invoices/routes.py"))
+    agent.develop(
+        "src/acme_billing/invoices/routes.py", text("src/acme_billing/invoices/routes.py")
+    )
     agent.develop("tests/invoices/test_routes.py", text("tests/invoices/test_routes.py"))
     agent.bash(
         "pytest tests/invoices -q",
@@ -489,7 +527,9 @@ def jwt_part_three(sim: Sim, agent: Agent) -> None:
         "pytest tests/auth -q", "Run the auth tests", stdout="..............\n14 passed in 2.11s\n"
     )
     agent.prompt("Last thing today: partners must be able to revoke a leaked token.")
-    agent.develop("src/acme_billing/auth/revocation.py", text("src/acme_billing/auth/revocation.py"))
+    agent.develop(
+        "src/acme_billing/auth/revocation.py", text("src/acme_billing/auth/revocation.py")
+    )
     agent.develop("tests/auth/test_revocation.py", text("tests/auth/test_revocation.py"))
     path = "src/acme_billing/auth/middleware.py"
     agent.edit(
