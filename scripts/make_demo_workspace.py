@@ -42,7 +42,7 @@ from paw_tui.core.handshake import sessions as sessions_store
 from paw_tui.core.ledger.read import iter_records
 from paw_tui.core.ledger.store import Ledger
 from paw_tui.core.ledger.verify import verify as verify_ledger
-from paw_tui.core.workspace.demo import HOME_DIR, REMOVED, bundle_name, lay_out
+from paw_tui.core.workspace.demo import HOME_DIR, REMOVED, bundle_name, install_demo_key, lay_out
 
 DEFAULT_OUT = REPO / "paw_tui" / "demo_workspace" / "day"
 SEED = 20261120
@@ -85,6 +85,7 @@ def replay(base: Path) -> tuple[dict[str, bytes], collections.Counter[str]]:
     """The day in a scratch copy of the seed: the files at its end and the ledger's events."""
     root, home, state = base / "acme-billing", base / "home", base / "state"
     lay_out(str(root), str(home), ("seed",))
+    install_demo_key(str(root), str(state))
     rng = random.Random(SEED)
     sim = Sim(root, home, rng)
     saved_state_dir = os.environ.get("PAW_STATE_DIR")

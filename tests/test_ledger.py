@@ -5,9 +5,11 @@ from __future__ import annotations
 import calendar
 import errno
 import hashlib
+import hmac
 import json
 import os
 import re
+import stat
 from pathlib import Path
 from typing import cast
 
@@ -19,6 +21,7 @@ from paw_tui.core.ledger.io import EMPTY_HASH, LedgerError
 from paw_tui.core.ledger.store import Ledger
 from paw_tui.core.ledger.verify import verify as verify_ledger
 from paw_tui.core.support.locking import FileLock
+from paw_tui.core.workspace.secret import key_path, load_key
 
 TS_RE = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$")
 
@@ -92,15 +95,26 @@ def test_first_record_and_exact_line(ledger: Ledger) -> None:
     })  # fmt: skip
     assert written["seq"] == 1 and written["v"] == 1 and written["prev"] == EMPTY_HASH
     assert written["ts"] == "2026-11-21T23:54:04.123Z"
-    expected = (
+    body = (
         '{"v":1,"seq":1,"ts":"2026-11-21T23:54:04.123Z","event":"mutation","session_id":"s-1",'
         '"intent_id":"INT-001","client":"claude-code","tool":"Write","paths":["src/a.py"],'
         '"content_hash":"sha256:' + "a" * 64 + '","ranges":[{"start_line":1,"end_line":9}],'
-        '"alpha":"x","zeta":1,"prev":"' + EMPTY_HASH + '"}\n'
+        '"alpha":"x","zeta":1,"prev":"' + EMPTY_HASH + '"}'
     )
+    # the signature: HMAC-SHA256 with the key kept outside the workspace, over the previous
+    # record's mac (none for the first) and the line without its own mac, last in the line
+    key = load_key(ledger.workspace_root)
+    assert key is not None
+    with open(key_path(ledger.workspace_root), "rb") as handle:
+        raw_key = handle.read()
+    signature = hmac.new(raw_key, body.encode(), hashlib.sha256).hexdigest()
+    mac = f"{key.key_id}:{signature}"
+    assert written["mac"] == mac
+    expected = body[:-1] + f',"mac":"{mac}"}}\n'
     with open(ledger.path, encoding="utf-8") as handle:
         assert handle.read() == expected
     assert EMPTY_HASH == sha(b"")
+    assert stat.S_IMODE(os.stat(key_path(ledger.workspace_root)).st_mode) == 0o600
 
 
 def test_non_ascii_is_written_as_utf8_and_lone_surrogates_escaped(ledger: Ledger) -> None:
@@ -257,12 +271,23 @@ def test_last_line_that_is_not_a_record_refuses_appends(ledger: Ledger) -> None:
 def test_head_failure_does_not_undo_a_written_record(tmp_path: Path) -> None:
     root = tmp_path / "ws"
     root.mkdir()
-    blocker = tmp_path / "not-a-dir"
-    blocker.write_text("")
-    ledger = Ledger.for_workspace(str(root), state_dir=str(blocker))
+    ledger = Ledger.for_workspace(str(root), state_dir=str(tmp_path / "state"))
+    os.makedirs(ledger.head_path)  # the head cannot be read or written; the key can
     assert ledger.append(allowed())["seq"] == 1
     assert any("not updated" in warning for warning in ledger.warnings)
     assert len(lines_of(ledger)) == 1
+
+
+def test_a_record_that_cannot_be_signed_is_not_written(tmp_path: Path) -> None:
+    """Nothing unsigned is appended: the key's directory being a file stops the append."""
+    root = tmp_path / "ws"
+    root.mkdir()
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("")
+    ledger = Ledger.for_workspace(str(root), state_dir=str(blocker))
+    with pytest.raises(LedgerError, match="its signing key cannot be read or made"):
+        ledger.append(allowed())
+    assert not os.path.exists(ledger.path)
 
 
 def test_head_is_kept_outside_the_workspace(ledger: Ledger, state_dir: Path) -> None:

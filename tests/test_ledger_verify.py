@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from paw_tui.core.ledger.io import EMPTY_HASH, LedgerError
+from paw_tui.core.ledger.records import sign_line
 from paw_tui.core.ledger.store import Ledger
 from paw_tui.core.ledger.verify import verify
 from paw_tui.core.ledger.verify import verify as verify_ledger
@@ -95,9 +96,15 @@ def test_edited_byte_names_the_line_whose_bytes_no_longer_match(ledger: Ledger) 
     result = verify(ledger)
     assert not result.ok
     assert result.first_bad_line == 5
-    assert "prev of line 6" in str(result.reason)
+    # the edited line's own signature no longer matches (before the next line's prev does)
+    assert "does not carry paw-tui's signature" in str(result.reason)
     assert result.message.startswith("Line 5 of " + ledger.path)
     assert result.records == 10
+    # without the key (another machine), the chain still names the same line
+    other_state = os.path.join(os.path.dirname(ledger.workspace_root), "elsewhere")
+    elsewhere = Ledger(ledger.path, workspace_root=ledger.workspace_root, state_dir=other_state)
+    unkeyed = verify(elsewhere)
+    assert unkeyed.first_bad_line == 5 and "prev of line 6" in str(unkeyed.reason)
 
 
 def test_line_that_is_not_json(ledger: Ledger) -> None:
@@ -229,7 +236,7 @@ def test_rewritten_last_line_is_detected_through_the_head(ledger: Ledger) -> Non
     lines[-1] = lines[-1].replace(b'"allow"', b'"deny"')
     write_lines(ledger, lines)
     result = verify(ledger)
-    assert result.first_bad_line is None
+    assert result.first_bad_line == 5 and "signature" in str(result.reason)
     assert not result.ok and result.head_status == "rewritten"
     fill(ledger, 1)  # the writer sees it too, and records the incident
     assert [item["kind"] for item in saved_incidents(ledger)] == ["rewritten"]
@@ -249,17 +256,21 @@ def test_forged_rewrite_followed_by_extra_lines_is_caught_by_the_writer(ledger: 
     incidents = saved_incidents(ledger)
     assert incidents[0]["kind"] == "rewritten" and incidents[0]["head_seq"] == 5
     result = verify(ledger)
-    assert result.first_bad_line is None and result.head_status == "rewritten"
+    assert result.first_bad_line is not None and result.head_status == "rewritten"
 
 
 def test_head_behind_the_file_is_fine(ledger: Ledger) -> None:
+    """A writer that stopped between its record and its head (a signed record the head
+    does not know yet) is not an incident."""
     fill(ledger, 3)
     last = read_lines(ledger)[-1]
     extra = json.dumps(
         {"v": 1, "seq": 4, "ts": "t", "event": "manual", "prev": sha(last)}, separators=(",", ":")
     )
+    previous_mac = str(json.loads(last)["mac"])
+    signed, _mac = sign_line(extra.encode(), previous_mac, ledger.signer)
     with open(ledger.path, "ab") as handle:
-        handle.write(extra.encode() + b"\n")
+        handle.write(signed + b"\n")
     result = verify(ledger)
     assert result.ok and result.head_status == "behind"
 

@@ -14,6 +14,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from paw_tui.core.support.keyed import Mac
+
 Record = dict[str, object]
 
 INTENT_SELECTED = "intent_selected"
@@ -41,14 +43,15 @@ DECISIONS = ("allow", "deny", "pending", "breach")
 """Values of the ``decision`` field (``breach``: a change found after the fact)."""
 
 LEDGER_VERSION = 1
-# Keys in the order they are written; any other key follows them, sorted, and "prev" is last.
+# Keys in the order they are written; any other key follows them, sorted, then "prev" and
+# last the "mac" that signs everything before it (see sign_line).
 FIELD_ORDER = (
     "v", "seq", "ts", "event", "session_id", "intent_id", "client", "tool", "paths",
     "decision", "reason", "content_hash", "ranges",
 )  # fmt: skip
-RESERVED_FIELDS = frozenset({"v", "seq", "ts", "prev"})
+RESERVED_FIELDS = frozenset({"v", "seq", "ts", "prev", "mac"})
 _CALLER_FIELDS = FIELD_ORDER[3:]
-_KNOWN_FIELDS = frozenset(FIELD_ORDER) | {"prev"}
+_KNOWN_FIELDS = frozenset(FIELD_ORDER) | {"prev", "mac"}
 
 
 def _present(value: object) -> bool:
@@ -113,3 +116,32 @@ def encode_record(record: Record) -> bytes:
         return text.encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate (an undecodable file name): escape it
         return json.dumps(record, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+
+
+MAC_OPEN = b',"mac":"'
+MAC_CLOSE = b'"}'
+
+
+def sign_line(body: bytes, previous_mac: str, mac: Mac) -> tuple[bytes, str]:
+    """``body`` (a record's line, without ``mac``) with its ``"mac"`` added last, and the mac.
+
+    The MAC is HMAC-SHA256 over the previous record's mac (empty for the first) and the body,
+    written as ``<key id>:<hex>`` so a ledger kept on several machines says whose key signed
+    each record.
+    """
+    value = f"{mac.key_id}:{mac.hexdigest(previous_mac.encode('ascii'), body)}"
+    return body[:-1] + MAC_OPEN + value.encode("ascii") + MAC_CLOSE, value
+
+
+def split_mac(line: bytes) -> tuple[bytes, str] | None:
+    """``(body, mac)`` of a signed line (the body as it was signed), or None when the line
+    does not end with a mac where paw-tui writes it."""
+    if not line.endswith(MAC_CLOSE):
+        return None
+    start = line.rfind(MAC_OPEN)
+    if start < 0:
+        return None
+    value = line[start + len(MAC_OPEN) : -len(MAC_CLOSE)]
+    if b'"' in value or b"\\" in value:
+        return None
+    return line[:start] + b"}", value.decode("ascii", "replace")

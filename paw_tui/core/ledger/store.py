@@ -63,9 +63,12 @@ from paw_tui.core.ledger.records import (
     Record,
     caller_fields,
     encode_record,
+    sign_line,
+    split_mac,
 )
 from paw_tui.core.support.locking import FileLock, LockError, LockTimeout
 from paw_tui.core.workspace import layout, statedir
+from paw_tui.core.workspace.secret import load_key
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -73,6 +76,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from paw_tui.core.ledger.read import TailResult
+    from paw_tui.core.support.keyed import Mac
 
 APPEND_BLOCK = 4096
 _datasync = getattr(os, "fdatasync", os.fsync)
@@ -86,7 +90,7 @@ class Ledger(LedgerFiles):
     ledger does no I/O.
     """
 
-    __slots__ = ("state_base", "clock", "durable", "warnings", "_heads")
+    __slots__ = ("state_base", "clock", "durable", "warnings", "_heads", "_mac")
 
     def __init__(
         self,
@@ -97,6 +101,7 @@ class Ledger(LedgerFiles):
         lock_timeout: float = 5.0,
         clock: Callable[[], float] = time.time,
         durable: bool = True,
+        signer: Mac | None = None,
     ) -> None:
         super().__init__(path, workspace_root=workspace_root, lock_timeout=lock_timeout)
         self.state_base = state_dir
@@ -104,6 +109,22 @@ class Ledger(LedgerFiles):
         self.durable = durable
         self.warnings: list[str] = []  # what went wrong after a record was written
         self._heads: HeadStore | None = None
+        self._mac: Mac | None = signer
+
+    @property
+    def signer(self) -> Mac:
+        """The workspace's signing key (created on first use); LedgerError when it cannot
+        be had: a record that cannot be signed is not written."""
+        if self._mac is None:
+            try:
+                self._mac = load_key(self.workspace_root, create=True, state_base=self.state_base)
+            except OSError as error:
+                raise LedgerError(
+                    f"Cannot append to the audit ledger {self.path}: its signing key cannot be "
+                    f"read or made ({os_reason(error)})."
+                ) from None
+            assert self._mac is not None
+        return self._mac
 
     @classmethod
     def for_workspace(cls, workspace_root: str, **options: Any) -> Ledger:
@@ -175,6 +196,7 @@ class Ledger(LedgerFiles):
             fields = caller_fields(record)
         except ValueError as error:
             raise LedgerError(f"Cannot append to the audit ledger {self.path}: {error}.") from None
+        self.signer  # a record that cannot be signed is refused before anything is touched
         lock = FileLock(self.lock_path, timeout=self.lock_timeout)
         try:
             lock.acquire()
@@ -218,7 +240,7 @@ class Ledger(LedgerFiles):
             pieces = Backwards(fd, size, APPEND_BLOCK).pieces()
             torn_offset, torn = next(pieces)
             last_line = next(pieces, None) if size else None
-            seq, last = 0, EMPTY_HASH
+            seq, last, last_mac = 0, EMPTY_HASH, ""
             if last_line is not None:
                 previous = loads_record(last_line[1])
                 value = previous.get("seq") if previous is not None else None
@@ -228,6 +250,8 @@ class Ledger(LedgerFiles):
                         "is not a ledger record (run 'paw-tui trace verify')."
                     )
                 seq, last = value, line_hash(last_line[1])
+                signed = split_mac(last_line[1])
+                last_mac = signed[1] if signed is not None else ""
             first_seq = seq
             complete = torn_offset if torn else size
             if head is not None:
@@ -235,8 +259,12 @@ class Ledger(LedgerFiles):
             now = self.clock()
             ts = format_ts(now)
             if torn:
-                size, seq, last = self._repair(fd, torn_offset, torn, now, ts, seq, last)
-            written, seq, last, size = self._write_record(fd, fields, seq + 1, ts, last, size)
+                size, seq, last, last_mac = self._repair(
+                    fd, torn_offset, torn, now, ts, seq, last, last_mac
+                )
+            written, seq, last, _mac, size = self._write_record(
+                fd, fields, seq + 1, ts, last, last_mac, size
+            )
         finally:
             os.close(fd)
         self._after_write(head, slot, incident, seq, last, size, ts, first_seq)
@@ -281,15 +309,24 @@ class Ledger(LedgerFiles):
             )
 
     def _write_record(
-        self, fd: int, fields: Mapping[str, object], seq: int, ts: str, prev: str, size: int
-    ) -> tuple[Record, int, str, int]:
+        self,
+        fd: int,
+        fields: Mapping[str, object],
+        seq: int,
+        ts: str,
+        prev: str,
+        prev_mac: str,
+        size: int,
+    ) -> tuple[Record, int, str, str, int]:
         record: Record = {"v": LEDGER_VERSION, "seq": seq, "ts": ts}
         record.update(fields)
         record["prev"] = prev
         try:
-            line = encode_record(record)
+            body = encode_record(record)
         except ValueError as error:
             raise LedgerError(f"Cannot append to the audit ledger {self.path}: {error}.") from None
+        line, mac = sign_line(body, prev_mac, self.signer)
+        record["mac"] = mac
         data = line + b"\n"
         written = os.write(fd, data)
         if written != len(data):
@@ -305,11 +342,19 @@ class Ledger(LedgerFiles):
             _datasync(fd)
         if record.get("event") == MUTATION or seq == 1:
             self._note_index(record, seq - 1)
-        return record, seq, line_hash(line), size + len(data)
+        return record, seq, line_hash(line), mac, size + len(data)
 
     def _repair(
-        self, fd: int, offset: int, torn: bytes, now: float, ts: str, seq: int, last: str
-    ) -> tuple[int, int, str]:
+        self,
+        fd: int,
+        offset: int,
+        torn: bytes,
+        now: float,
+        ts: str,
+        seq: int,
+        last: str,
+        last_mac: str,
+    ) -> tuple[int, int, str, str]:
         """Move a torn last line aside, truncate, and record ``ledger_repaired``."""
         stamp = (
             time.strftime("%Y%m%dT%H%M%S", time.gmtime(int(now))) + f"{int(now * 1000) % 1000:03d}Z"
@@ -337,8 +382,10 @@ class Ledger(LedgerFiles):
             "reason": f"moved {len(torn)} torn bytes at offset {offset} to {name}",
             "torn_bytes": len(torn), "torn_file": name, "torn_offset": offset,
         }  # fmt: skip
-        _, seq, last, size = self._write_record(fd, fields, seq + 1, ts, last, offset)
-        return size, seq, last
+        _, seq, last, mac, size = self._write_record(
+            fd, fields, seq + 1, ts, last, last_mac, offset
+        )
+        return size, seq, last, mac
 
     def _note_index(self, record: Record, previous_seq: int) -> None:
         from paw_tui.core.ledger import touched

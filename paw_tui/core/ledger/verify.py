@@ -27,6 +27,9 @@ import stat
 from hashlib import sha256
 
 from paw_tui.core.ledger.io import EMPTY_HASH, LedgerError
+from paw_tui.core.ledger.records import split_mac
+from paw_tui.core.support.keyed import same
+from paw_tui.core.workspace.secret import load_key
 from paw_tui.core.support.hashing import PREFIX as HASH_PREFIX
 
 TYPE_CHECKING = False
@@ -34,6 +37,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from paw_tui.core.ledger.store import Ledger
+    from paw_tui.core.support.keyed import Mac
 
 CHUNK = 1024 * 1024
 _INCIDENT_STATUS = {
@@ -75,6 +79,7 @@ class VerifyResult:
     __slots__ = (
         "path", "ok", "records", "last_seq", "first_bad_line", "reason", "torn_tail",
         "head_status", "head_detail", "head_path", "incidents_path", "bytes_checked",
+        "mac_status", "key_id", "signed_here", "signed_elsewhere", "unsigned",
     )  # fmt: skip
 
     def __init__(self, path: str) -> None:
@@ -90,6 +95,16 @@ class VerifyResult:
         self.head_path: str | None = None
         self.incidents_path: str | None = None
         self.bytes_checked = 0
+        self.mac_status = "no key"
+        """``ok`` (every signed record checked), ``no key`` (this machine holds no key: the
+        signatures could not be checked) or ``none`` (no record is signed)."""
+        self.key_id: str | None = None
+        self.signed_here = 0
+        self.signed_elsewhere = 0
+        """Records signed with another machine's key, before this machine's began (history
+        that came with the files) or with a key passed to ``trust_keys``."""
+        self.unsigned = 0
+        """Records written before ledgers were signed (only before the first signed one)."""
 
     @property
     def message(self) -> str:
@@ -98,7 +113,8 @@ class VerifyResult:
             return f"Line {self.first_bad_line} of {self.path} {self.reason}."
         if self.head_status in BAD_HEAD_STATUSES:
             return f"The ledger {self.path} was {self.head_status}: {self.head_detail}."
-        return f"The ledger {self.path} is intact: {self.records} records, head {self.head_status}."
+        signed = "" if self.mac_status == "ok" else f", signatures: {self.mac_status}"
+        return f"The ledger {self.path} is intact: {self.records} records, head {self.head_status}{signed}."
 
     def to_dict(self) -> dict[str, object]:
         return {name: getattr(self, name) for name in self.__slots__}
@@ -122,9 +138,19 @@ class _Chain:
         "reason",
         "head_seq",
         "head_line_hash",
+        "mac",
+        "trusted",
+        "prev_mac",
+        "mac_seen",
+        "local_seen",
+        "signed_here",
+        "signed_elsewhere",
+        "unsigned",
     )
 
-    def __init__(self, head_seq: int | None) -> None:
+    def __init__(
+        self, head_seq: int | None, mac: Mac | None = None, trusted: frozenset[str] = frozenset()
+    ) -> None:
         self.lineno = 0
         self.expected_seq = 1
         self.prev = EMPTY_HASH
@@ -133,6 +159,14 @@ class _Chain:
         self.reason: str | None = None
         self.head_seq = head_seq
         self.head_line_hash: str | None = None
+        self.mac = mac
+        self.trusted = trusted
+        self.prev_mac = ""
+        self.mac_seen = False
+        self.local_seen = False
+        self.signed_here = 0
+        self.signed_elsewhere = 0
+        self.unsigned = 0
 
     def _bad(self, line: int, reason: str) -> None:
         self.bad_line, self.reason = line, reason
@@ -194,6 +228,10 @@ class _Chain:
                     f"breaks the sequence: seq is {seq!r}, expected {expected}",
                 )
                 break
+            problem = self._signature(raw, record.get("mac"))
+            if problem is not None:
+                self._bad(self.lineno + expected - first + 1, problem)
+                break
             prev = HASH_PREFIX + hasher(raw).hexdigest()
             if seq == head_seq:
                 self.head_line_hash = prev
@@ -204,6 +242,45 @@ class _Chain:
         if consumed:
             self.last_seq = expected - 1
         return consumed
+
+    def _signature(self, raw: bytes, value: object) -> str | None:
+        """Why the line's ``mac`` shows that paw-tui (on this machine) did not write it, or
+        None; keeps the running counts."""
+        if value is None:
+            if self.mac_seen:
+                return "carries no signature although the records before it are signed: something other than paw-tui wrote it"
+            self.unsigned += 1
+            return None
+        if type(value) is not str:
+            return "has a mac that is not a string: something other than paw-tui wrote it"
+        self.mac_seen = True
+        previous, self.prev_mac = self.prev_mac, value
+        mac = self.mac
+        key_id = value.partition(":")[0]
+        if mac is None:
+            return None
+        if key_id == mac.key_id:
+            self.local_seen = True
+            signed = split_mac(raw)
+            expected = (
+                None if signed is None else mac.hexdigest(previous.encode("ascii"), signed[0])
+            )
+            if (
+                signed is None
+                or signed[1] != value
+                or not same(value.partition(":")[2], expected or "")
+            ):
+                return "does not carry paw-tui's signature (its MAC does not match): something other than paw-tui wrote it"
+            self.signed_here += 1
+            return None
+        if self.local_seen and key_id not in self.trusted:
+            return (
+                f"is signed with another key ({key_id}) after records signed on this machine: "
+                "something other than paw-tui here wrote it (if it came from another machine, "
+                f"trust that key: paw-tui trace verify --trust-key {key_id})"
+            )
+        self.signed_elsewhere += 1
+        return None
 
     def _feed_counting(self, raws: list[bytes], texts: list[str]) -> None:
         """From the first bad line on: count, and look for the head's line, judging nothing.
@@ -267,8 +344,11 @@ def _compare_head(result: VerifyResult, chain: _Chain, head: dict[str, object] |
         )
 
 
-def verify(ledger: Ledger) -> VerifyResult:
-    """Verify ``ledger``'s chain and compare it with its saved head."""
+def verify(ledger: Ledger, *, trust_keys: frozenset[str] = frozenset()) -> VerifyResult:
+    """Verify ``ledger``'s chain and signatures and compare it with its saved head.
+
+    ``trust_keys`` names keys of other machines whose records may follow this machine's (a
+    ledger shared through version control)."""
     result = VerifyResult(ledger.path)
     head: dict[str, object] | None = None
     try:
@@ -279,7 +359,11 @@ def verify(ledger: Ledger) -> VerifyResult:
     except OSError as error:  # no home directory to find the state directory in
         result.head_status, result.head_detail = "unreadable", str(error)
     head_seq = head.get("seq") if head is not None else None
-    chain = _Chain(head_seq if type(head_seq) is int else None)
+    try:
+        mac = load_key(ledger.workspace_root, state_base=ledger.state_base)
+    except OSError:
+        mac = None
+    chain = _Chain(head_seq if type(head_seq) is int else None, mac, trust_keys)
     try:
         fd = os.open(ledger.path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
     except FileNotFoundError:
@@ -309,6 +393,13 @@ def verify(ledger: Ledger) -> VerifyResult:
             os.close(fd)
     result.records = chain.lineno
     result.last_seq = chain.last_seq
+    result.key_id = mac.key_id if mac is not None else None
+    result.signed_here, result.signed_elsewhere = chain.signed_here, chain.signed_elsewhere
+    result.unsigned = chain.unsigned
+    if not chain.mac_seen:
+        result.mac_status = "none"
+    elif mac is not None:
+        result.mac_status = "ok"
     if chain.bad_line is not None and result.first_bad_line is None:
         result.first_bad_line, result.reason = chain.bad_line, chain.reason
     _compare_head(result, chain, head)

@@ -19,10 +19,13 @@ from paw_tui.core.intents.model import SELECTABLE, Intent
 from paw_tui.core.policy.governance import Governance
 from paw_tui.core.support import fastjson as json  # json's API without importing re (~15 ms)
 from paw_tui.core.support.hashing import sha256
+from paw_tui.core.support.keyed import document_signed, sign_document
 from paw_tui.core.workspace import layout
+from paw_tui.core.workspace.secret import load_key
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from paw_tui.core.support.keyed import Mac
     from paw_tui.core.policy.scope.checker import ScopeChecker
     from paw_tui.core.policy.scope.match import CompiledScope
 
@@ -177,24 +180,32 @@ def policy_key(intents: bytes | None, governance: bytes | None) -> str:
     return str(digest.hexdigest())
 
 
-def load_policy(root: str, *, use_cache: bool = True) -> Policy:
-    """The policy of the workspace at ``root``; never raises for bad files (see ``problems``)."""
+def load_policy(root: str, *, use_cache: bool = True, signer: Mac | None = None) -> Policy:
+    """The policy of the workspace at ``root``; never raises for bad files (see ``problems``).
+
+    The compiled cache is used only when it carries this workspace's signature (``signer``,
+    else the workspace's key): an edited cache is rebuilt from the YAML, never trusted.
+    """
     intents_bytes, intents_error = _read_source(layout.at(root, layout.INTENTS), layout.INTENTS)
     gov_bytes, gov_error = _read_source(layout.at(root, layout.GOVERNANCE), layout.GOVERNANCE)
     key = policy_key(intents_bytes, gov_bytes)
     read_problems = [problem for problem in (intents_error, gov_error) if problem]
-    cache_path = layout.at(root, layout.POLICY_CACHE)
-    if use_cache and not read_problems:
-        cached = _load_cache(root, cache_path, key)
+    if signer is None:
+        try:
+            signer = load_key(root, create=True)
+        except OSError:
+            signer = None  # no key to be had: no cache either (the slow path every time)
+    if use_cache and not read_problems and signer is not None:
+        cached = _load_cache(root, layout.at(root, layout.POLICY_CACHE), key, signer)
         if cached is not None:
             return cached
     policy = compile_policy(root, intents_bytes, gov_bytes, key, read_problems)
-    if not read_problems:
-        save_policy_cache(policy)
+    if not read_problems and signer is not None:
+        save_policy_cache(policy, signer)
     return policy
 
 
-def _load_cache(root: str, cache_path: str, key: str) -> Policy | None:
+def _load_cache(root: str, cache_path: str, key: str, signer: Mac) -> Policy | None:
     from paw_tui.core.errors import PawError
 
     try:
@@ -204,6 +215,7 @@ def _load_cache(root: str, cache_path: str, key: str) -> Policy | None:
             not isinstance(data, dict)
             or data.get("format") != CACHE_FORMAT
             or data.get("key") != key
+            or not document_signed(signer, data)  # edited, or not made here: rebuild it
         ):
             return None
         policy = Policy.from_cache(root, data)
@@ -217,13 +229,17 @@ def _load_cache(root: str, cache_path: str, key: str) -> Policy | None:
         return None  # a missing, stale, torn or foreign cache: rebuild it
 
 
-def save_policy_cache(policy: Policy) -> None:
-    """Write the cache; a workspace we cannot write to just runs the slow path next time."""
+def save_policy_cache(policy: Policy, signer: Mac | None = None) -> None:
+    """Write the cache, signed; a workspace we cannot write to (or a key that cannot be had)
+    just runs the slow path next time."""
     from paw_tui.core.support.fsutil import atomic_write
 
     try:
+        signer = signer or load_key(policy.root, create=True)
+        assert signer is not None
         os.makedirs(layout.at(policy.root, layout.CACHE), exist_ok=True)
-        data = json.dumps(policy.to_cache(), ensure_ascii=False, separators=(",", ":"))
+        document = sign_document(signer, policy.to_cache())
+        data = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
         atomic_write(layout.at(policy.root, layout.POLICY_CACHE), data.encode("utf-8"))
     except OSError:
         pass

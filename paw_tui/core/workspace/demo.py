@@ -49,6 +49,9 @@ RESTORED_NAMES = {
     "home/paw": ".paw",
 }
 _SKIPPED_SUFFIXES = (".pyc", ".pyo")
+DEMO_KEY = bytes.fromhex("d3b07384d113edec49eaa6238ad5ff00c86fad3b3d8f3c2a8e3c5c2b0a9b8f11")
+"""The demo's signing key: public (it is a demo), the same for the generator and every copy,
+so a copied demo ledger verifies, signatures included."""
 # Variables that would point paw-tui at another workspace than the demo.
 WORKSPACE_VARIABLES = ("PAW_WORKSPACE_PATH", "CLAUDE_PROJECT_DIR")
 
@@ -114,6 +117,7 @@ def copy_demo_workspace(target_dir: str) -> DemoWorkspace:
     os.makedirs(base, exist_ok=True)
     lay_out(demo.root, demo.user_home)
     os.makedirs(demo.state_dir, exist_ok=True)
+    install_demo_key(demo.root, demo.state_dir)
     _freshen_sessions(demo.root)
     _adopt_ledger(demo)
     return demo
@@ -188,6 +192,19 @@ def _copy(entry: Traversable, bundle_path: str, target: str) -> None:
     os.makedirs(os.path.dirname(target), exist_ok=True)
     with open(target, "wb") as handle:
         handle.write(entry.read_bytes())
+
+
+def install_demo_key(root: str, state_dir: str) -> None:
+    """Give the workspace at ``root`` the demo's signing key (state kept in ``state_dir``)."""
+    from paw_tui.core.workspace.secret import key_path
+
+    path = key_path(root, state_base=state_dir)
+    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, DEMO_KEY)
+    finally:
+        os.close(fd)
 
 
 def _freshen_sessions(root: str) -> None:

@@ -10,16 +10,18 @@ import os
 import time
 
 from paw_tui.core.policy.compiled import Policy, load_policy
+from paw_tui.core.workspace.secret import load_key
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from paw_tui.core.ledger.store import Ledger
+    from paw_tui.core.support.keyed import Mac
 
 
 class WorkspaceState:
-    __slots__ = ("root", "clock", "_policy", "_ledger")
+    __slots__ = ("root", "clock", "_policy", "_ledger", "_signer")
 
     def __init__(
         self,
@@ -33,14 +35,29 @@ class WorkspaceState:
         self.clock = clock
         self._policy = policy
         self._ledger = ledger
+        self._signer: Mac | None = None
 
     def now(self) -> float:
         return self.clock()
 
     @property
+    def signer(self) -> Mac:
+        """The workspace's signing key, created on first use (OSError when it cannot be)."""
+        if self._signer is None:
+            self._signer = load_key(self.root, create=True)
+            assert self._signer is not None
+        return self._signer
+
+    def _signer_or_none(self) -> Mac | None:
+        try:
+            return self.signer
+        except OSError:
+            return None
+
+    @property
     def policy(self) -> Policy:
         if self._policy is None:
-            self._policy = load_policy(self.root)
+            self._policy = load_policy(self.root, signer=self._signer_or_none())
         return self._policy
 
     @property
@@ -48,7 +65,9 @@ class WorkspaceState:
         if self._ledger is None:
             from paw_tui.core.ledger.store import Ledger
 
-            self._ledger = Ledger.for_workspace(self.root, clock=self.clock)
+            self._ledger = Ledger.for_workspace(
+                self.root, clock=self.clock, signer=self._signer_or_none()
+            )
         return self._ledger
 
     def record(self, event: str, **fields: object) -> dict[str, object]:

@@ -1,0 +1,157 @@
+"""Crash open: make the gate fail so the client runs the tool anyway.
+
+Every client lets a tool run when its hook exits 1 (or times out). Whatever the payload
+(deep, huge, wrongly typed), the gate answers a deny with exit 2 and a reason that reads as
+policy: never exit 1, never a traceback. Run through the installed hook command
+(``python -I -S .../paw_tui/gate/launch.py --client claude-code``), as the client runs it.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from .kit import (
+    GateResult,
+    assert_denied,
+    gate,
+    launch,
+    selected,
+    write_payload,
+)
+
+pytestmark = pytest.mark.slow
+
+
+def nested(depth: int, leaf: object) -> object:
+    value = leaf
+    for _ in range(depth):
+        value = {"a": value}
+    return value
+
+
+def assert_policy_deny(result: GateResult) -> str:
+    assert result.code != 1, f"the gate crashed (exit 1): {result.err[-2000:]}"
+    return assert_denied(result)
+
+
+def test_a_payload_nested_5000_deep(wsroot: Path) -> None:
+    """``tool_input`` of an MCP tool nested 5,000 levels: a deny, not a RecursionError."""
+    selected(wsroot, "INT-006")
+    payload = write_payload(wsroot, "src/a.py")
+    payload["tool_name"] = "mcp__filesystem__write_file"
+    payload["tool_input"] = nested(5000, ".git/config")
+    assert_policy_deny(launch(payload, cwd=wsroot))
+
+
+def test_a_raw_document_nested_5000_deep(wsroot: Path) -> None:
+    """A payload that is 5,000 nested arrays: a deny."""
+    raw = b"[" * 5000 + b"]" * 5000
+    assert_policy_deny(launch(raw, cwd=wsroot))
+
+
+def test_a_nested_value_beside_valid_fields(wsroot: Path) -> None:
+    """A valid Write plus an extra field nested 100,000 deep (valid JSON, hostile to parsers)."""
+    payload = write_payload(wsroot, "src/a.py")
+    text = json.dumps(payload)
+    raw = (text[:-1] + ', "extra": ' + "[" * 100_000 + "]" * 100_000 + "}").encode()
+    assert_policy_deny(launch(raw, cwd=wsroot))
+
+
+def test_a_payload_of_70_megabytes(wsroot: Path) -> None:
+    """A Write whose content is 70 MB: a deny (over the payload limit), not an exit 1."""
+    selected(wsroot, "INT-006")
+    payload = write_payload(wsroot, "src/a.py", content="x" * (70 * 1024 * 1024))
+    assert_policy_deny(launch(payload, cwd=wsroot))
+
+
+@pytest.mark.parametrize(
+    "mutate",
+    ["json array", "tool_input a string", "tool_name a number", "tool_name null", "no tool_input"],
+)
+def test_wrongly_typed_payloads(wsroot: Path, mutate: str) -> None:
+    """A JSON array, ``tool_input`` a string, ``tool_name`` a number or null: a deny."""
+    selected(wsroot, "INT-006")
+    payload = write_payload(wsroot, "src/a.py")
+    body: object = payload
+    if mutate == "json array":
+        body = [payload]
+    elif mutate == "tool_input a string":
+        payload["tool_input"] = "file_path=.git/config"
+    elif mutate == "tool_name a number":
+        payload["tool_name"] = 42
+    elif mutate == "tool_name null":
+        payload["tool_name"] = None
+    else:
+        del payload["tool_input"]
+    assert_policy_deny(launch(body, cwd=wsroot))
+
+
+@pytest.mark.parametrize(
+    "value",
+    [123, None, ["src/a.py"], {"path": "src/a.py"}, True, 1.5],
+    ids=["int", "null", "list", "object", "bool", "float"],
+)
+def test_file_path_of_the_wrong_type(wsroot: Path, value: object) -> None:
+    """A Write whose ``file_path`` is not a string: a deny that reads as policy."""
+    selected(wsroot, "INT-006")
+    payload = write_payload(wsroot, "src/a.py")
+    payload["tool_input"] = {"file_path": value, "content": "x"}
+    assert_policy_deny(gate(payload))
+
+
+def test_a_number_too_long_for_python(wsroot: Path) -> None:
+    """A 10,000-digit integer in ``tool_input`` (Python's int limit is 4,300 digits)."""
+    payload = write_payload(wsroot, "src/a.py")
+    text = json.dumps(payload)
+    raw = (text[:-1] + ', "n": ' + "9" * 10_000 + "}").encode()
+    assert_policy_deny(launch(raw, cwd=wsroot))
+
+
+def test_a_lone_surrogate_in_a_path(wsroot: Path) -> None:
+    """``src/\\ud800.py`` (JSON-escaped lone surrogate) cannot be encoded: no crash."""
+    selected(wsroot, "INT-006")
+    raw = json.dumps(write_payload(wsroot, "src/a.py")).replace("src/a.py", "src/\\ud800.py")
+    result = launch(raw.encode(), cwd=wsroot)
+    assert result.code in (0, 2), (result.code, result.err[-2000:])
+    assert "Traceback" not in result.err
+    if result.code == 2:
+        assert_denied(result)
+
+
+def test_a_surrogate_in_a_shell_command(wsroot: Path) -> None:
+    """A Bash command holding a lone surrogate: a deny, not an exit 1."""
+    selected(wsroot, "INT-006")
+    raw = json.dumps(write_payload(wsroot, "src/a.py"))
+    data = json.loads(raw)
+    data["tool_name"] = "Bash"
+    data["tool_input"] = {"command": "echo PLACEHOLDER > src/a.py"}
+    text = json.dumps(data).replace("PLACEHOLDER", "\\udfff")
+    result = launch(text.encode(), cwd=wsroot)
+    assert result.code in (0, 2), (result.code, result.err[-2000:])
+    assert "Traceback" not in result.err
+
+
+def test_many_path_like_strings_answer_in_time(wsroot: Path) -> None:
+    """200,000 path-like strings in one MCP call: the gate must answer before the client's hook
+    timeout (a timeout lets the tool run), and deny the one protected path among them."""
+    selected(wsroot, "INT-006")
+    paths = [f"src/gen/{i}/file.py" for i in range(200_000)] + [".git/config"]
+    payload = write_payload(wsroot, "src/a.py")
+    payload["tool_name"] = "mcp__filesystem__write_many"
+    payload["tool_input"] = {"paths": paths}
+    started = time.monotonic()
+    result = launch(payload, cwd=wsroot, timeout=60)
+    elapsed = time.monotonic() - started
+    assert_policy_deny(result)
+    assert elapsed < 20, f"the gate took {elapsed:.1f} s"
+
+
+def test_malformed_payloads_leave_no_traceback_in_process(wsroot: Path) -> None:
+    """In process too: a deep payload is a deny with no exception escaping ``decide_payload``."""
+    raw = json.dumps(write_payload(wsroot, "src/a.py"))
+    deep = raw[:-1] + ', "x": ' + "[" * 50_000 + "]" * 50_000 + "}"
+    assert_policy_deny(gate(deep.encode()))
