@@ -38,6 +38,11 @@ if TYPE_CHECKING:
     from conftest import Workspace
 
 
+def protected(path: str) -> str:
+    """The deny reason of a protected path (DESIGN §2): never an invitation to ask for scope."""
+    return f"{path} is protected: agents never write it."
+
+
 def violation(intent_id: str, path: str, scope: str) -> str:
     return f"Scope Violation: {intent_id} is not authorized to edit {path}. Owned scope: {scope}. Request scope expansion."
 
@@ -449,7 +454,8 @@ PROTECTED = [
 @pytest.mark.parametrize("path", PROTECTED)
 def test_protected_paths_are_denied_even_under_everything(root: Path, path: str) -> None:
     selected(root, "INT-006")
-    assert_claude_deny(gate(write_payload(root, path)), violation("INT-006", path, "**"))
+    # denied as protected: no scope request could ever open it
+    assert_claude_deny(gate(write_payload(root, path)), protected(path))
     assert records(root)[-1]["paths"] == [path]
 
 
@@ -465,21 +471,15 @@ def test_near_misses_of_protected_paths_are_allowed(root: Path, path: str) -> No
 def test_a_git_file_is_protected_too(root: Path) -> None:
     (root / ".git").write_text("gitdir: ../elsewhere\n", encoding="utf-8")
     selected(root, "INT-006")
-    assert_claude_deny(gate(write_payload(root, ".git")), violation("INT-006", ".git", "**"))
+    assert_claude_deny(gate(write_payload(root, ".git")), protected(".git"))
 
 
 def test_governance_protected_adds_paths_case_insensitively(ws: Workspace) -> None:
     root = write_workspace(ws.root, governance="protected: ['secrets/**']\n")
     selected(root, "INT-006")
-    assert_claude_deny(
-        gate(write_payload(root, "secrets/key.pem")), violation("INT-006", "secrets/key.pem", "**")
-    )
-    assert_claude_deny(
-        gate(write_payload(root, "Secrets/key.pem")), violation("INT-006", "Secrets/key.pem", "**")
-    )
-    assert_claude_deny(
-        gate(write_payload(root, ".git/config")), violation("INT-006", ".git/config", "**")
-    )
+    assert_claude_deny(gate(write_payload(root, "secrets/key.pem")), protected("secrets/key.pem"))
+    assert_claude_deny(gate(write_payload(root, "Secrets/key.pem")), protected("Secrets/key.pem"))
+    assert_claude_deny(gate(write_payload(root, ".git/config")), protected(".git/config"))
 
 
 def test_path_escapes_with_dot_dot(root: Path) -> None:
@@ -597,9 +597,12 @@ def test_visible_shell_write_targets_are_scope_checked(
     root: Path, command: str, denied_path: str
 ) -> None:
     selected(root, "INT-007")
-    assert_claude_deny(
-        gate(bash_payload(root, command)), violation("INT-007", denied_path, "src/**")
+    expected = (
+        protected(denied_path)
+        if denied_path.startswith(".git")
+        else violation("INT-007", denied_path, "src/**")
     )
+    assert_claude_deny(gate(bash_payload(root, command)), expected)
     assert records(root)[-1]["tool"] == "Bash"
 
 

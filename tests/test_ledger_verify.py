@@ -361,3 +361,41 @@ def test_any_changed_byte_is_detected_at_its_line_or_the_one_before(
         assert k == count and result.head_status == "rewritten"
     else:
         assert result.first_bad_line in (k - 1, k) or (k == 1 and result.first_bad_line == 1)
+
+
+def test_a_ledger_shared_between_machines(tmp_path: Path) -> None:
+    """History signed elsewhere before this machine's records is accepted; a record signed
+    with another key after them is named, until that key is trusted."""
+    root = tmp_path / "ws"
+    (root / ".orchestration").mkdir(parents=True)
+    here = Ledger.for_workspace(str(root), state_dir=str(tmp_path / "here"), durable=False)
+    there = Ledger.for_workspace(str(root), state_dir=str(tmp_path / "there"), durable=False)
+    for _ in range(2):
+        there.append({"event": "tool_allowed", "session_id": "a"})  # a teammate's history
+    here.append({"event": "tool_allowed", "session_id": "b"})
+    result = verify(here)
+    assert result.ok and result.mac_status == "ok"
+    assert (result.signed_elsewhere, result.signed_here) == (2, 1)
+    there.append({"event": "tool_allowed", "session_id": "a"})  # after ours: line 4
+    result = verify(here)
+    assert not result.ok and result.first_bad_line == 4
+    other_key = there.signer.key_id
+    assert f"--trust-key {other_key}" in str(result.reason)
+    trusted = verify(here, trust_keys=frozenset({other_key}))
+    assert trusted.ok and trusted.signed_elsewhere == 3
+
+
+def test_a_forged_record_fails_even_when_well_chained(ledger: Ledger) -> None:
+    """An attacker can compute seq and prev, but not the signature: the forged line is named,
+    and stays named after paw-tui appends past it."""
+    fill(ledger, 3)
+    last = read_lines(ledger)[-1]
+    forged = {"v": 1, "seq": 4, "ts": "t", "event": "approval_granted", "prev": sha(last)}
+    for mac in (None, json.loads(last)["mac"]):  # no signature, then a copied one
+        lines = read_lines(ledger)[:3]
+        body = dict(forged, mac=mac) if mac else forged
+        lines.append(json.dumps(body, separators=(",", ":")).encode())
+        write_lines(ledger, lines)
+        ledger.append({"event": "tool_allowed", "session_id": "s"})
+        result = verify(ledger)
+        assert not result.ok and result.first_bad_line == 4, result.reason

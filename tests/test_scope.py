@@ -486,7 +486,7 @@ def test_protected_paths_beat_a_double_star_scope(root: str, path: str, rule: st
     assert decision.pattern == rule
     assert decision.index is None
     assert decision.path == path
-    assert decision.message == scope_violation_message("INT-001", path, ["**"])
+    assert decision.message == f"{path} is protected: agents never write it."
 
 
 @pytest.mark.parametrize(

@@ -41,9 +41,17 @@ def add_parser(
     show = actions.add_parser("show", help="one record in full, by seq", parents=parents)
     show.add_argument("seq", type=int, metavar="SEQ")
     verify = actions.add_parser(
-        "verify", help="check the hash chain, seq and head", parents=parents
+        "verify", help="check the hash chain, seq, signatures and head", parents=parents
     )
     verify.add_argument("--json", action="store_true", help="print JSON")
+    verify.add_argument(
+        "--trust-key",
+        action="append",
+        default=[],
+        metavar="KEY_ID",
+        help="accept records another machine signed with this key after this machine's records "
+        "(a ledger shared through version control); repeatable",
+    )
     export = actions.add_parser("export", help="export mutation records", parents=parents)
     export.add_argument(
         "--format",
@@ -133,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "show":
         return _show(ledger, args.seq)
     if args.action == "verify":
-        result = verify_ledger(ledger)
+        result = verify_ledger(ledger, trust_keys=frozenset(args.trust_key))
         if args.json:
             write_json(result.to_dict())
         else:

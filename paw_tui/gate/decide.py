@@ -130,6 +130,8 @@ def pre_tool(facts: Facts) -> Verdict:
         return deny(refusal, session.intent_id if session is not None else None)
     if facts.target_error is not None:
         return deny(facts.target_error, intent.id)
+    if facts.kind == tools.SHELL and not (event.command or "").strip():
+        return deny(f"paw-tui policy: {event.tool} has no command to run (a string); denying.", intent.id)
     checker = policy.checker(intent)
     checked: list[str] = []
     for target in facts.targets:

@@ -14,12 +14,24 @@ class PayloadError(ValueError):
     """The payload cannot be understood; the gate denies and names why."""
 
 
+def checked_path(value: object, what: str) -> str:
+    """A path a payload names, or PayloadError: not a string, blank, or holding a control
+    character (no agent needs one, and it cannot be shown faithfully to the person reviewing)."""
+    from paw_tui.core.support.printable import has_control, printable
+
+    if not isinstance(value, str) or not value.strip():
+        raise PayloadError(f"{what} is not a usable path")
+    if has_control(value):
+        raise PayloadError(f"{what} holds a control character ('{printable(value)}')")
+    return value
+
+
 def checked_cwd(payload: dict[str, object]) -> str | None:
     """The payload's ``cwd`` (None when absent); PayloadError when it is not a usable path."""
     cwd = payload.get("cwd")
-    if cwd is not None and (not isinstance(cwd, str) or "\0" in cwd):
-        raise PayloadError("the payload's cwd is not a usable path")
-    return cwd or None
+    if cwd is None or cwd == "":
+        return None
+    return checked_path(cwd, "the payload's cwd")
 
 
 class GateEvent:

@@ -66,6 +66,8 @@ EVENT_ALIASES = {
     "session-end": SESSION_END,
 }
 MAX_PAYLOAD = 64 * 1024 * 1024
+MAX_DEPTH = 64
+"""Levels of nesting a payload may have; no client sends more than a handful."""
 
 
 class GateUsageError(ValueError):
@@ -128,7 +130,15 @@ def decide_payload(
         payload = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
         return adapter.deny(
-            f"paw-tui gate: the hook payload is not valid JSON ({exc}); denying (fail closed)."
+            f"paw-tui policy: the hook payload is not valid JSON ({exc}); denying (fail closed)."
+        )
+    except RecursionError:
+        return adapter.deny(
+            f"paw-tui policy: the hook payload nests deeper than {MAX_DEPTH} levels; denying (fail closed)."
+        )
+    if too_deep(payload, MAX_DEPTH):
+        return adapter.deny(
+            f"paw-tui policy: the hook payload nests deeper than {MAX_DEPTH} levels; denying (fail closed)."
         )
     if (
         client == "auto"
@@ -139,7 +149,7 @@ def decide_payload(
         adapter = _adapter("generic")
     if not isinstance(payload, dict):
         return adapter.deny(
-            "paw-tui gate: the hook payload is not a JSON object; denying (fail closed)."
+            "paw-tui policy: the hook payload is not a JSON object; denying (fail closed)."
         )
     kind = event_override or _hook_event_of(payload)
     try:
@@ -153,7 +163,7 @@ def decide_payload(
         if kind in (POST_TOOL, SESSION_END):
             return Answer(stderr=f"paw-tui gate: ignored a malformed {kind} event: {exc}\n")
         return adapter.deny(
-            f"paw-tui gate: cannot classify this event ({exc}); denying (fail closed)."
+            f"paw-tui policy: cannot classify this event ({exc}); denying (fail closed)."
         )
     if event is None:
         return Answer()
@@ -238,7 +248,7 @@ def main(argv: Sequence[str]) -> int:
         sys.stderr.write(f"paw-tui gate: cannot read stdin: {exc}\n")
     if len(raw) > MAX_PAYLOAD:
         answer = _adapter(client).deny(
-            "paw-tui gate: the hook payload is larger than 64 MiB; denying."
+            "paw-tui policy: the hook payload is larger than 64 MiB; denying (fail closed)."
         )
     else:
         answer = decide_payload(raw, client=client, event_override=event, workspaces=workspaces)
@@ -255,6 +265,39 @@ def main(argv: Sequence[str]) -> int:
     return answer.exit_code
 
 
+def too_deep(value: object, limit: int) -> bool:
+    """Whether ``value`` nests lists and objects more than ``limit`` levels (no recursion)."""
+    stack: list[tuple[object, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            children: object = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth >= limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)  # type: ignore[attr-defined]
+    return False
+
+
 def run() -> None:
-    """Entry point of the hook command (through :mod:`paw_tui.gate.launch`)."""
-    sys.exit(main(sys.argv[1:]))
+    """Entry point of the hook command (through :mod:`paw_tui.gate.launch`).
+
+    Whatever happens, the answer is an answer: a crash (exit 1) lets every client run the tool,
+    so anything that escapes :func:`main` (a RecursionError, a MemoryError) is a deny.
+    """
+    try:
+        code = main(sys.argv[1:])
+    except SystemExit:
+        raise
+    except BaseException as error:  # noqa: B036 - the hook must answer, whatever was raised
+        reason = f"paw-tui policy: the gate failed ({type(error).__name__}); denying (fail closed)."
+        try:
+            sys.stdout.write(claude_code.deny(reason).stdout)
+            sys.stdout.flush()
+        finally:
+            sys.stderr.write(reason + "\n")
+        code = 2
+    sys.exit(code)

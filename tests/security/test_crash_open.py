@@ -23,14 +23,10 @@ from .kit import (
     write_payload,
 )
 
-pytestmark = pytest.mark.slow
 
-
-def nested(depth: int, leaf: object) -> object:
-    value = leaf
-    for _ in range(depth):
-        value = {"a": value}
-    return value
+def nested_json(depth: int, leaf: str) -> str:
+    """``{"a": {"a": ... leaf ...}}`` as JSON text (json.dumps would recurse too deep)."""
+    return '{"a": ' * depth + json.dumps(leaf) + "}" * depth
 
 
 def assert_policy_deny(result: GateResult) -> str:
@@ -38,21 +34,27 @@ def assert_policy_deny(result: GateResult) -> str:
     return assert_denied(result)
 
 
+@pytest.mark.slow
 def test_a_payload_nested_5000_deep(wsroot: Path) -> None:
     """``tool_input`` of an MCP tool nested 5,000 levels: a deny, not a RecursionError."""
     selected(wsroot, "INT-006")
     payload = write_payload(wsroot, "src/a.py")
     payload["tool_name"] = "mcp__filesystem__write_file"
-    payload["tool_input"] = nested(5000, ".git/config")
-    assert_policy_deny(launch(payload, cwd=wsroot))
+    payload["tool_input"] = {}
+    text = json.dumps(payload).replace(
+        '"tool_input": {}', '"tool_input": ' + nested_json(5000, ".git/config")
+    )
+    assert_policy_deny(launch(text.encode(), cwd=wsroot))
 
 
+@pytest.mark.slow
 def test_a_raw_document_nested_5000_deep(wsroot: Path) -> None:
     """A payload that is 5,000 nested arrays: a deny."""
     raw = b"[" * 5000 + b"]" * 5000
     assert_policy_deny(launch(raw, cwd=wsroot))
 
 
+@pytest.mark.slow
 def test_a_nested_value_beside_valid_fields(wsroot: Path) -> None:
     """A valid Write plus an extra field nested 100,000 deep (valid JSON, hostile to parsers)."""
     payload = write_payload(wsroot, "src/a.py")
@@ -61,6 +63,7 @@ def test_a_nested_value_beside_valid_fields(wsroot: Path) -> None:
     assert_policy_deny(launch(raw, cwd=wsroot))
 
 
+@pytest.mark.slow
 def test_a_payload_of_70_megabytes(wsroot: Path) -> None:
     """A Write whose content is 70 MB: a deny (over the payload limit), not an exit 1."""
     selected(wsroot, "INT-006")
@@ -68,6 +71,7 @@ def test_a_payload_of_70_megabytes(wsroot: Path) -> None:
     assert_policy_deny(launch(payload, cwd=wsroot))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "mutate",
     ["json array", "tool_input a string", "tool_name a number", "tool_name null", "no tool_input"],
@@ -103,6 +107,7 @@ def test_file_path_of_the_wrong_type(wsroot: Path, value: object) -> None:
     assert_policy_deny(gate(payload))
 
 
+@pytest.mark.slow
 def test_a_number_too_long_for_python(wsroot: Path) -> None:
     """A 10,000-digit integer in ``tool_input`` (Python's int limit is 4,300 digits)."""
     payload = write_payload(wsroot, "src/a.py")
@@ -111,6 +116,7 @@ def test_a_number_too_long_for_python(wsroot: Path) -> None:
     assert_policy_deny(launch(raw, cwd=wsroot))
 
 
+@pytest.mark.slow
 def test_a_lone_surrogate_in_a_path(wsroot: Path) -> None:
     """``src/\\ud800.py`` (JSON-escaped lone surrogate) cannot be encoded: no crash."""
     selected(wsroot, "INT-006")
@@ -122,6 +128,7 @@ def test_a_lone_surrogate_in_a_path(wsroot: Path) -> None:
         assert_denied(result)
 
 
+@pytest.mark.slow
 def test_a_surrogate_in_a_shell_command(wsroot: Path) -> None:
     """A Bash command holding a lone surrogate: a deny, not an exit 1."""
     selected(wsroot, "INT-006")
@@ -135,6 +142,7 @@ def test_a_surrogate_in_a_shell_command(wsroot: Path) -> None:
     assert "Traceback" not in result.err
 
 
+@pytest.mark.slow
 def test_many_path_like_strings_answer_in_time(wsroot: Path) -> None:
     """200,000 path-like strings in one MCP call: the gate must answer before the client's hook
     timeout (a timeout lets the tool run), and deny the one protected path among them."""

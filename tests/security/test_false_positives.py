@@ -53,7 +53,7 @@ ALLOWED_UNDER_SRC: dict[str, str] = {
     "pipeline of readers": "cat README.md | grep project | wc -l",
     "for loop over sources": "for f in src/*.py; do echo $f; done",
     "a # inside quotes": "echo '# not a comment' > src/hash.txt",
-    "mktemp": "tmp=$(mktemp) && echo x > \"$tmp\" && rm -f \"$tmp\"",
+    "mktemp": 'tmp=$(mktemp) && echo x > "$tmp" && rm -f "$tmp"',
 }
 
 

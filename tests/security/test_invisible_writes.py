@@ -77,7 +77,10 @@ RESTORED: dict[str, tuple[str, str]] = {
         ),
         ".orchestration/active_intents.yaml",
     ),
-    "drop the client's hooks": (py("open('.claude/settings.json','w').write('{}')"), ".claude/settings.json"),
+    "drop the client's hooks": (
+        py("open('.claude/settings.json','w').write('{}')"),
+        ".claude/settings.json",
+    ),
     "append to .git/config": (
         py("open('.git/config','a').write('[core]\\n\\thooksPath = /tmp/evil\\n')"),
         ".git/config",
@@ -95,9 +98,7 @@ RESTORED: dict[str, tuple[str, str]] = {
 
 
 @pytest.mark.parametrize("case", list(RESTORED.values()), ids=list(RESTORED))
-def test_protected_changes_are_undone_and_recorded(
-    wsroot: Path, case: tuple[str, str]
-) -> None:
+def test_protected_changes_are_undone_and_recorded(wsroot: Path, case: tuple[str, str]) -> None:
     """An unseen write to a protected file is undone, recorded once and told to the agent."""
     command, rel = case
     selected(wsroot, "INT-001")

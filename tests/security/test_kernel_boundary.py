@@ -168,7 +168,7 @@ def test_writes_outside_the_scope_fail(box: Confined, case: tuple[str, str]) -> 
 
 def test_in_scope_work_and_git_commit_succeed(box: Confined) -> None:
     """``echo ok > src/a.py``, ``mkdir -p src/b`` and a git commit work under the boundary."""
-    done = box.run("echo ok > src/a.py && mkdir -p src/b && echo t > \"${TMPDIR:-/tmp}/paw-t\"")
+    done = box.run('echo ok > src/a.py && mkdir -p src/b && echo t > "${TMPDIR:-/tmp}/paw-t"')
     assert done.returncode == 0, done.stderr
     assert (box.root / "src" / "a.py").read_text() == "ok\n"
     assert (box.root / "src" / "b").is_dir()

@@ -79,9 +79,7 @@ def test_symlink_then_write_in_one_command(wsroot: Path) -> None:
     """``ln -s ../.orchestration src/o && echo x > src/o/y``: the write lands in .orchestration."""
     selected(wsroot, "INT-007")
     assert_denied(gate(bash_call(wsroot, "ln -s ../.orchestration src/o && echo x > src/o/y")))
-    assert_denied(
-        gate(bash_call(wsroot, "ln -s ../docs src/d; cp README.md src/d/readme.md"))
-    )
+    assert_denied(gate(bash_call(wsroot, "ln -s ../docs src/d; cp README.md src/d/readme.md")))
     assert_denied(gate(bash_call(wsroot, "cd src && ln -sf ../.git g && touch g/hooks/post-merge")))
 
 

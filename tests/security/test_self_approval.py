@@ -201,9 +201,7 @@ HUMAN_ACT_COMMANDS: dict[str, str] = {
 }
 
 
-@pytest.mark.parametrize(
-    "command", list(HUMAN_ACT_COMMANDS.values()), ids=list(HUMAN_ACT_COMMANDS)
-)
+@pytest.mark.parametrize("command", list(HUMAN_ACT_COMMANDS.values()), ids=list(HUMAN_ACT_COMMANDS))
 def test_bash_invoking_a_persons_act_is_denied(wsroot: Path, command: str) -> None:
     """A Bash call that runs a human-only act is denied at PreToolUse, even under ``**``."""
     selected(wsroot, "INT-006")
@@ -256,7 +254,9 @@ def test_release_select_approve_chain(wsroot: Path) -> None:
     reason = assert_denied(gate(bash_call(wsroot, chain)))
     assert HUMAN_ACT in reason, reason
     # Run anyway, as the agent's shell would (the marker alone, no session id).
-    shell_env = gate_env({"CLAUDECODE": "1", "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"})
+    shell_env = gate_env(
+        {"CLAUDECODE": "1", "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"}
+    )
     assert run_bash(wsroot, chain, env=shell_env).returncode != 0
     for step in (
         f"paw-tui sessions release {SESSION}",

@@ -149,8 +149,8 @@ def test_an_edited_record_rechained(wsroot: Path) -> None:
     assert_allowed(gate(write_payload(wsroot, "src/auth/c.py")))
     all_lines = lines(wsroot)
     index = next(i for i, raw in enumerate(all_lines) if b'"deny"' in raw)
-    all_lines[index] = all_lines[index].replace(b'"deny"', b'"allow"').replace(
-        b"tool_denied", b"tool_allowed"
+    all_lines[index] = (
+        all_lines[index].replace(b'"deny"', b'"allow"').replace(b"tool_denied", b"tool_allowed")
     )
     ledger(wsroot).write_bytes(b"".join(line + b"\n" for line in rechain_from(all_lines, index)))
     assert_names(wsroot, index + 1)
@@ -168,7 +168,9 @@ def test_a_deleted_record_renumbered_and_rechained(wsroot: Path) -> None:
         all_lines[i] = all_lines[i].replace(
             f'"seq":{record["seq"]}'.encode(), f'"seq":{record["seq"] - 1}'.encode(), 1
         )
-    ledger(wsroot).write_bytes(b"".join(line + b"\n" for line in rechain_from(all_lines, index - 1)))
+    ledger(wsroot).write_bytes(
+        b"".join(line + b"\n" for line in rechain_from(all_lines, index - 1))
+    )
     code, result = verify(wsroot)
     assert code == 2, result
     assert result["first_bad_line"] == index + 1, result

@@ -87,6 +87,7 @@ def test_protected_paths_in_any_tool_input(
     tool, tool_input, rel = case
     selected(wsroot, "INT-006")
     concrete = _with_root(tool_input, wsroot)
+    assert isinstance(concrete, dict)
     assert_blocked(gate(mcp_payload(wsroot, tool, concrete)), rel, "INT-006")
 
 
@@ -185,7 +186,12 @@ def test_a_git_file_is_protected_like_a_git_directory(wsroot: Path) -> None:
 
 @pytest.mark.parametrize(
     "path",
-    ["src/auth/../../.git/config", "./.orchestration/../.orchestration/governance.yaml"],
+    [
+        "src/auth/../../.git/config",
+        "./.orchestration/../.orchestration/governance.yaml",
+        ".git//config",
+        "./.git/./hooks/../config",
+    ],
 )
 def test_traversal_in_a_file_tool(wsroot: Path, path: str) -> None:
     """``..`` cannot walk a Write out of its scope into a protected path."""
@@ -234,3 +240,31 @@ def test_in_scope_mcp_paths_pass(wsroot: Path) -> None:
         {"ops": [{"file": "src/auth/a.py"}, {"file": "tests/auth/t.py"}], "note": "fix login"},
     )
     assert_allowed(gate(payload))
+
+
+def test_proc_self_root_reaches_the_workspace(wsroot: Path) -> None:
+    """``/proc/self/root/<root>/.git/config`` is ``<root>/.git/config`` by another name."""
+    selected(wsroot, "INT-006")
+    assert_protected(gate(write_payload(wsroot, f"/proc/self/root{wsroot}/.git/config")))
+
+
+def test_a_nested_repository_s_hooks(wsroot: Path) -> None:
+    """A ``.git`` directory anywhere (a vendored clone under ``src/``) holds hooks a person's
+    git runs: ``src/vendor/lib/.git/hooks/pre-commit`` is protected too."""
+    (wsroot / "src" / "vendor" / "lib" / ".git" / "hooks").mkdir(parents=True)
+    selected(wsroot, "INT-007")
+    assert_protected(gate(write_payload(wsroot, "src/vendor/lib/.git/hooks/pre-commit")))
+    assert_protected(gate(write_payload(wsroot, "src/vendor/lib/.git/config")))
+
+
+def test_duplicate_keys_are_read_as_the_client_reads_them(wsroot: Path) -> None:
+    """``{"file_path": "src/a.py", "file_path": ".git/config"}``: the client (JavaScript)
+    keeps the last key; so must the gate."""
+    import json
+
+    selected(wsroot, "INT-006")
+    text = json.dumps(write_payload(wsroot, "src/a.py"))
+    marker = f'"file_path": "{wsroot}/src/a.py"'
+    assert marker in text
+    forged = text.replace(marker, f'{marker}, "file_path": "{wsroot}/.git/config"')
+    assert_protected(gate(forged.encode()))

@@ -23,6 +23,7 @@ from paw_tui.gate.events import (
     GateEvent,
     PayloadError,
     checked_cwd,
+    checked_path,
 )
 
 TYPE_CHECKING = False
@@ -95,22 +96,20 @@ def _read_tool_call(payload: dict[str, object], event: GateEvent) -> None:
     event.tool_input = tool_input
     field = tools.FILE_TOOLS.get(tool)
     if field is not None:
-        path = tool_input.get(field)
-        if not isinstance(path, str) or not path.strip():
-            raise PayloadError(f"{tool} has no usable {field}")
-        if "\0" in path:
-            raise PayloadError(f"the {field} of {tool} holds a NUL byte")
-        event.paths = [path]
+        event.paths = [checked_path(tool_input.get(field), f"the {field} of {tool}")]
         return
-    if tool in tools.SHELL_TOOLS or "command" in tool_input:
+    if tool in tools.SHELL_TOOLS:
         command = tool_input.get("command")
-        event.command = command if isinstance(command, str) else None
+        if not isinstance(command, str) or not command.strip():
+            raise PayloadError(f"{tool} has no command to run (a string)")
+        event.command = command
+        return
+    if "command" in tool_input and isinstance(tool_input["command"], str):
+        event.command = tool_input["command"]
     for key in tools.PATH_FIELDS:
         value = tool_input.get(key)
-        if isinstance(value, str) and value.strip():
-            if "\0" in value:
-                raise PayloadError(f"the {key} of {tool} holds a NUL byte")
-            event.paths.append(value)
+        if value is not None and value != "":
+            event.paths.append(checked_path(value, f"the {key} of {tool}"))
 
 
 def _json(data: Mapping[str, object]) -> str:

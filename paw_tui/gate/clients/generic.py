@@ -18,6 +18,7 @@ from paw_tui.gate.events import (
     GateEvent,
     PayloadError,
     checked_cwd,
+    checked_path,
 )
 
 NAME = "generic"
@@ -41,11 +42,9 @@ def parse(payload: dict[str, object], event_override: str | None = None) -> Gate
     paths = payload.get("paths", [])
     if paths is None:
         paths = []
-    if not isinstance(paths, list) or not all(
-        isinstance(p, str) and p and "\0" not in p for p in paths
-    ):
+    if not isinstance(paths, list):
         raise PayloadError("'paths' must be a list of non-empty path strings")
-    event.paths = list(paths)
+    event.paths = [checked_path(path, f"paths[{index}]") for index, path in enumerate(paths)]
     command = payload.get("command")
     if command is not None and not isinstance(command, str):
         raise PayloadError("'command' must be a string")

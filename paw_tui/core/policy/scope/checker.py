@@ -24,6 +24,11 @@ OUT_OF_SCOPE = "out_of_scope"
 EXCLUDED = "excluded"
 
 
+def protected_message(path: str) -> str:
+    """The deny reason of a protected path (DESIGN §2), exactly."""
+    return f"{path} is protected: agents never write it."
+
+
 def render_patterns(patterns: Iterable[str]) -> str:
     """How a deny message lists the owned scope: as written, joined by ``, ``."""
     return ", ".join(patterns) or "(none)"
@@ -74,9 +79,12 @@ class ScopeDecision:
 
     @property
     def message(self) -> str | None:
-        """The DESIGN §5 deny reason, or None when the path is allowed."""
+        """The DESIGN §5 deny reason, or None when the path is allowed. A protected path is
+        denied as protected: asking for more scope could never help."""
         if self.allowed:
             return None
+        if self.kind == PROTECTED:
+            return protected_message(self.path)
         return (
             f"Scope Violation: {self.intent_id} is not authorized to edit {self.path}. "
             f"Owned scope: {self.scope_text}. Request scope expansion."

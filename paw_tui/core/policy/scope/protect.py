@@ -1,8 +1,10 @@
 """The protected paths no scope and no governance file can open (DESIGN §2).
 
-``.orchestration/**``, ``.paw/instructions/**`` and ``.git/**`` (the ``.git`` file or
-directory itself too, and ``.git`` at any depth: a nested repository's hooks run code), and
-the workspace root itself. Names are compared case-insensitively, ignoring trailing dots and
+paw-tui's own state and the human-owned policy (``.orchestration/**``,
+``.paw/instructions/**``, ``.paw/tools/**``), ``.git/**`` (the ``.git`` file or directory
+itself too, and ``.git`` at any depth: a nested repository's hooks run code), every supported
+client's hook and MCP configuration (an agent that could edit them could switch the gate off),
+and the workspace root itself; ``.paw/work/**`` stays writable. Names are compared case-insensitively, ignoring trailing dots and
 spaces and an NTFS stream suffix. ``governance.yaml: protected:`` patterns add to them and
 cannot remove them. Standard library only.
 """
@@ -10,8 +12,22 @@ cannot remove them. Standard library only.
 from __future__ import annotations
 
 BUILTIN_PROTECTED = (".orchestration/**", ".paw/instructions/**", ".git/**")
+"""The first three rules (kept by name: messages and ``paw-tui check`` show them)."""
+PROTECTED_TREES = (
+    ".orchestration", ".paw/instructions", ".paw/tools", ".git", ".codex", ".github/hooks",
+    ".clinerules/hooks", ".kiro/hooks",
+)  # fmt: skip
+"""Directories no agent writes anything under (root-relative)."""
+PROTECTED_FILES = (
+    ".claude/settings.json", ".claude/settings.local.json", ".mcp.json", ".gemini/settings.json",
+    ".gemini/.env", ".cursor/hooks.json", ".vscode/mcp.json", ".windsurf/hooks.json",
+)  # fmt: skip
+"""Files no agent writes: every supported client's hook and MCP configuration (``.gemini/.env``
+can set ``BASH_ENV`` for Gemini CLI's shell)."""
 NESTED_GIT_RULE = "**/.git/**"
 ROOT_RULE = "the workspace root itself"
+WORKFLOW_ARTIFACTS = ".paw/work"
+"""Stays writable: agents write their workflow artifacts there."""
 
 
 def _fold_name(name: str) -> str:
@@ -23,33 +39,34 @@ def _fold_name(name: str) -> str:
     return name.split(":", 1)[0].rstrip(". ").casefold()
 
 
+def _folded_parts(path: str) -> tuple[str, ...]:
+    return tuple(_fold_name(part) for part in path.split("/"))
+
+
+_TREES = tuple((_folded_parts(tree), tree + "/**") for tree in PROTECTED_TREES)
+_FILES = tuple((_folded_parts(name), name) for name in PROTECTED_FILES)
+
+
 def builtin_protection(relative: str, *, subtree: bool = False) -> str | None:
     """The built-in protected rule covering a root-relative POSIX path, or None.
 
-    ``.orchestration`` and ``.paw/instructions`` are protected at the root; ``.git`` (a
-    directory or a file) at the root and, as ``**/.git/**``, at any depth: a nested
-    repository's hooks run code too. ``subtree`` is for an operation on a whole directory
-    (``rm -r``, ``mv`` of a directory): then a directory *holding* a protected path (``.paw``,
-    the root itself) is protected as well. The root itself is always protected.
+    A path is protected when it is, or lies under, a protected tree or file; ``.git`` is
+    protected at any depth (``**/.git/**``: a nested repository's hooks run code too).
+    ``subtree`` is for an operation on a whole directory (``rm -r``, ``mv`` of a directory):
+    then a directory *holding* a protected path (``.paw``, ``.claude``, the root itself) is
+    protected as well. The root itself is always protected.
     """
     if not relative:
         return ROOT_RULE
     if relative[0] != "." and "/." not in relative:
         return None  # every protected name starts with a dot
-    first, _, rest = relative.partition("/")
-    first = _fold_name(first)
-    if first == ".orchestration":
-        return BUILTIN_PROTECTED[0]
-    if first == ".git":
-        return BUILTIN_PROTECTED[2]
-    if first == ".paw":
-        if rest:
-            if _fold_name(rest.partition("/")[0]) == "instructions":
-                return BUILTIN_PROTECTED[1]
-        elif subtree:
-            return BUILTIN_PROTECTED[1]
-    if rest and ".git" in rest.casefold():
-        for name in rest.split("/"):
-            if _fold_name(name) == ".git":
-                return NESTED_GIT_RULE
+    parts = _folded_parts(relative)
+    for tree, rule in _TREES:
+        if parts[: len(tree)] == tree or (subtree and tree[: len(parts)] == parts):
+            return rule
+    for name, rule in _FILES:
+        if parts[: len(name)] == name or (subtree and name[: len(parts)] == parts):
+            return rule
+    if ".git" in parts[1:]:
+        return NESTED_GIT_RULE
     return None
