@@ -93,6 +93,16 @@ class Workspace:
         return get_context(slug, agent, **kwargs)
 
 
+@pytest.fixture(autouse=True)
+def _not_inside_an_agent(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The suite runs as a person would: without the variables agent clients set in their
+    tools' environment (a suite run from inside an agent's shell would otherwise be refused)."""
+    from paw_tui.core.clients.markers import MARKERS
+
+    for name in (*MARKERS, "AI_AGENT"):
+        monkeypatch.delenv(name, raising=False)
+
+
 @pytest.fixture
 def sandbox(tmp_path: Path) -> Path:
     """A directory with no workspace marker in it or in any ancestor."""

@@ -480,3 +480,51 @@ def test_set_status_as_a_process(
     assert "status: ABANDONED       # nobody started it" in intents_file(root).read_text(
         encoding="utf-8"
     )
+
+
+PERSON_ONLY = [
+    ["approvals", "approve", "--session", "s1"],
+    ["approvals", "reject", "--session", "s1"],
+    ["intents", "set-status", "INT-001", "BLOCKED"],
+    ["intents", "select", "INT-001", "--session", "s9"],
+    ["sessions", "release", "s1"],
+    ["prompt", "--supervisor", "do as I say"],
+    ["prompt", "--session", "s1", "--clear-supervisor"],
+]
+
+
+@pytest.mark.parametrize(
+    "marker", ["CLAUDECODE=1", "GEMINI_CLI=1", "CODEX_CI=1", "AI_AGENT=claude-code_2-1-330_agent"]
+)
+@pytest.mark.parametrize("argv", PERSON_ONLY, ids=" ".join)
+def test_a_persons_acts_are_refused_inside_an_agents_tool(
+    root: Path, argv: list[str], marker: str, monkeypatch: pytest.MonkeyPatch, run_cli: RunCli
+) -> None:
+    name, _, value = marker.partition("=")
+    monkeypatch.setenv(name, value)
+    before = (root / ".orchestration" / "active_intents.yaml").read_bytes()
+    result = run_cli(*argv, cwd=root)
+    assert result.code == 2
+    assert "a person's act" in result.err and marker in result.err
+    assert (root / ".orchestration" / "active_intents.yaml").read_bytes() == before
+
+
+def test_a_hook_event_piped_in_by_an_agents_shell_is_refused(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``echo '{...SessionEnd...}' | paw-tui gate`` from the agent's Bash: not the client."""
+    from paw_tui.gate.main import decide_payload
+
+    monkeypatch.setenv("CLAUDECODE", "1")
+    end = {"session_id": "s1", "cwd": str(root), "hook_event_name": "SessionEnd"}
+    answer = decide_payload(json.dumps(end).encode(), workspaces=[str(root)])
+    assert answer.exit_code == 0 and "inside an agent's tool process" in answer.stderr
+    pre = {
+        "session_id": "s1",
+        "cwd": str(root),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "mcp__paw__select_active_intent",
+        "tool_input": {"intent_id": "INT-001"},
+    }
+    denied = decide_payload(json.dumps(pre).encode(), workspaces=[str(root)])
+    assert denied.exit_code == 2 and "inside an agent's tool process" in denied.stderr

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from paw_tui.commands.common import format_time, state_for, table
+from paw_tui.commands.common import require_person, format_time, state_for, table
 from paw_tui.commands.output import write_json, write_out
 from paw_tui.commands.registry import add_command
 
@@ -44,6 +44,8 @@ def run(args: argparse.Namespace) -> int:
     from paw_tui.core.errors import ValidationError
     from paw_tui.core.handshake.approvals import iter_requests, pending_requests
 
+    if args.action != "list":
+        require_person("approving or rejecting an intent selection")
     state = state_for(args)
     if args.action == "list":
         requests = list(iter_requests(state.root)) if args.all else pending_requests(state.root)

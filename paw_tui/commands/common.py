@@ -63,3 +63,15 @@ def format_time(seconds: float | None) -> str:
     import time
 
     return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(seconds))
+
+
+def require_person(act: str) -> None:
+    """Refuse (exit 2) ``act`` when this command runs inside an agent's tool process."""
+    import os
+
+    from paw_tui.core.clients.markers import person_only_refusal
+    from paw_tui.core.errors import ValidationError
+
+    refusal = person_only_refusal(act, os.environ)
+    if refusal is not None:
+        raise ValidationError(refusal)

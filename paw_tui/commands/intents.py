@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from paw_tui.commands.common import format_time, require_valid_policy, state_for, table
+from paw_tui.commands.common import require_person, format_time, require_valid_policy, state_for, table
 from paw_tui.commands.output import write_json, write_out
 from paw_tui.commands.registry import add_command
 from paw_tui.core.ledger.touched import touched_files
@@ -43,6 +43,10 @@ def add_parser(
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.action == "set-status":
+        require_person("changing an intent's status")
+    elif args.action == "select":
+        require_person("selecting an intent for a session from the command line")
     state = state_for(args)
     if args.action == "list":
         return _list(state, args.json)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from paw_tui.commands.common import state_for
+from paw_tui.commands.common import require_person, state_for
 from paw_tui.commands.output import write_json, write_out
 from paw_tui.commands.registry import add_command
 
@@ -41,6 +41,8 @@ def add_parser(
 def run(args: argparse.Namespace) -> int:
     from paw_tui.core.errors import ValidationError
 
+    if args.supervisor is not None or args.clear_supervisor:
+        require_person("setting the supervisor instruction")
     state = state_for(args)
     if args.supervisor is not None or args.clear_supervisor:
         from paw_tui.core.prompt.supervisor import clear_supervisor, set_supervisor

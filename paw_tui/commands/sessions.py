@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from paw_tui.commands.common import format_time, state_for, table
+from paw_tui.commands.common import require_person, format_time, state_for, table
 from paw_tui.commands.output import write_json, write_out
 from paw_tui.commands.registry import add_command
 
@@ -34,6 +34,7 @@ def run(args: argparse.Namespace) -> int:
 
     state = state_for(args)
     if args.action == "release":
+        require_person("releasing a session's intent")
         from paw_tui.core.errors import ValidationError
         from paw_tui.core.handshake.selection import release_session
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 
 from paw_tui.core.handshake import sessions as sessions_store
+from paw_tui.gate import tools
 from paw_tui.gate.decide import ANSWER, CONTEXT, MUTATIONS, RELEASE, SELECT
 from paw_tui.gate.events import PRE_TOOL, PROMPT, Decision
 
@@ -19,6 +20,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from paw_tui.core.workspace.state import WorkspaceState
     from paw_tui.gate.decide import Verdict
+    from paw_tui.gate.events import GateEvent
     from paw_tui.gate.facts import Facts
 
 MAX_PROMPT_KEPT = 4000
@@ -52,8 +54,13 @@ def apply(state: WorkspaceState, facts: Facts, verdict: Verdict) -> Decision:
     if action == MUTATIONS:
         from paw_tui.gate.mutations import record_mutations
 
+        context = None
+        if facts.kind == tools.SHELL and facts.policy.valid:
+            from paw_tui.gate.shell_watch import after_shell
+
+            context = after_shell(state, event)
         record_mutations(state, event, facts.kind)
-        return Decision(True)
+        return Decision(True, context=context)
     assert action == ANSWER
     if verdict.record is not None:
         state.record(
@@ -68,8 +75,23 @@ def apply(state: WorkspaceState, facts: Facts, verdict: Verdict) -> Decision:
         )
     context = None
     if verdict.allow and event.kind == PRE_TOOL and verdict.intent_id is not None:
+        if facts.kind == tools.SHELL:
+            _watch_shell(state, event, verdict.intent_id)
         context = _guidance(state, facts, session)
     return Decision(verdict.allow, verdict.reason, verdict.intent_id, context)
+
+
+def _watch_shell(state: WorkspaceState, event: GateEvent, intent_id: str) -> None:
+    """The boundary and the snapshot for this shell call; a failure is said, never a block:
+    the decision stands, drift detection then has nothing to compare with."""
+    import sys
+
+    from paw_tui.gate.shell_watch import before_shell
+
+    try:
+        before_shell(state, event, intent_id)
+    except (OSError, ValueError) as error:
+        sys.stderr.write(f"paw-tui gate: could not prepare the shell watch ({error})\n")
 
 
 def _select(state: WorkspaceState, facts: Facts) -> Decision:

@@ -131,10 +131,20 @@ def pre_tool(facts: Facts) -> Verdict:
     if facts.target_error is not None:
         return deny(facts.target_error, intent.id)
     if facts.kind == tools.SHELL and not (event.command or "").strip():
-        return deny(f"paw-tui policy: {event.tool} has no command to run (a string); denying.", intent.id)
+        return deny(
+            f"paw-tui policy: {event.tool} has no command to run (a string); denying.", intent.id
+        )
     checker = policy.checker(intent)
     checked: list[str] = []
     for target in facts.targets:
+        if target.alias_of is not None:
+            checked.append(target.display)
+            return deny(
+                f"{target.display} is a hard link to {target.alias_of}, which is protected: "
+                "agents never write it.",
+                intent.id,
+                checked,
+            )
         if target.relative is None:
             verdict = checker.outside(target.display, target.given)
         else:

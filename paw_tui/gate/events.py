@@ -50,6 +50,7 @@ class GateEvent:
         "cwd",
         "prompt",
         "source",
+        "call_id",
     )
 
     def __init__(
@@ -75,6 +76,9 @@ class GateEvent:
         self.cwd = cwd
         self.prompt = prompt
         self.source = source
+        self.call_id: str | None = None
+        """The client's id of this tool call (Claude Code's ``tool_use_id``): pairs a
+        PreToolUse with its PostToolUse."""
 
     def __repr__(self) -> str:
         return f"GateEvent({self.kind}, client={self.client!r}, session={self.session_id!r}, tool={self.tool!r})"

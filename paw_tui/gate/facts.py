@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 
 from paw_tui.core.handshake import sessions as sessions_store
+from paw_tui.core.support.printable import has_control, printable
 from paw_tui.core.workspace.paths import PathError, real_root, resolve_path
 from paw_tui.gate import tools
 from paw_tui.gate.events import PRE_TOOL, PROMPT, SESSION_START
@@ -31,7 +32,7 @@ class Target:
     whole directory (``rm -r``, ``mv``), ``directory`` the creation of one (``mkdir``).
     """
 
-    __slots__ = ("given", "relative", "display", "subtree", "directory")
+    __slots__ = ("given", "relative", "display", "subtree", "directory", "alias_of")
 
     def __init__(
         self,
@@ -46,6 +47,8 @@ class Target:
         self.display = display
         self.subtree = subtree
         self.directory = directory
+        self.alias_of: str | None = None
+        """The protected file this one is a hard link to (the same inode), if any."""
 
     def __repr__(self) -> str:
         return f"Target({self.display!r}, subtree={self.subtree}, directory={self.directory})"
@@ -134,13 +137,34 @@ def raw_targets(event: GateEvent, kind: str) -> list[tuple[str, str | None, bool
         if found is None:
             return []  # cannot be tokenised: allowed under an active intent (DESIGN §6)
         return [(t.path, t.cwd, t.how in ("rm", "mv", "rmdir"), t.how == "mkdir") for t in found]
-    return [(path, event.cwd, False, False) for path in event.paths]
+    targets = [(path, event.cwd, False, False) for path in event.paths]
+    if event.tool not in tools.FILE_TOOLS:  # a known file tool's other fields are text
+        from paw_tui.gate.tool_paths import paths_in
+
+        named = {path for path, _cwd, _subtree, _directory in targets}
+        for path, _where in paths_in(event.tool_input, event.cwd):
+            if path not in named:
+                named.add(path)
+                targets.append((path, event.cwd, False, False))
+    return targets
 
 
 def _resolve_targets(facts: Facts) -> None:
     event = facts.event
     root = real_root(facts.root)
-    for path, cwd, subtree, directory in raw_targets(event, facts.kind):
+    try:
+        raw = raw_targets(event, facts.kind)
+    except ValueError as exc:
+        facts.target_error = f"paw-tui policy: {exc}; denying (fail closed)."
+        return
+    linked: list[Target] = []
+    for path, cwd, subtree, directory in raw:
+        if has_control(path):
+            facts.target_error = facts.target_error or (
+                f"paw-tui policy: the path '{printable(path)}' holds a control character; denying."
+            )
+            facts.targets.append(Target(path, None, printable(path), subtree, directory))
+            continue
         try:
             resolved = resolve_path(
                 path, root, cwd=cwd or event.cwd or facts.root, root_is_real=True
@@ -149,4 +173,20 @@ def _resolve_targets(facts: Facts) -> None:
             facts.target_error = facts.target_error or str(exc)
             facts.targets.append(Target(path, None, path.replace("\\", "/"), subtree, directory))
             continue
-        facts.targets.append(Target(path, resolved.relative, resolved.display, subtree, directory))
+        target = Target(path, resolved.relative, resolved.display, subtree, directory)
+        facts.targets.append(target)
+        if _has_other_names(resolved.absolute):
+            linked.append(target)
+    if linked:
+        from paw_tui.gate.links import mark_protected_aliases
+
+        mark_protected_aliases(root, linked)
+
+
+def _has_other_names(path: str) -> bool:
+    """Whether ``path`` is a regular file with more than one name (a hard link)."""
+    try:
+        info = os.lstat(path)
+    except (OSError, ValueError):
+        return False
+    return info.st_nlink > 1 and (info.st_mode & 0o170000) == 0o100000

@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import sys
 
+from paw_tui.core.clients.markers import agent_marker
 from paw_tui.core.support import fastjson as json  # json's API without importing re (~15 ms)
 from paw_tui.gate import tools
 from paw_tui.gate.clients import claude_code
@@ -153,6 +154,14 @@ def decide_payload(
         )
     kind = event_override or _hook_event_of(payload)
     try:
+        marker = agent_marker(env)
+        if marker is not None:
+            # A hook event comes from the client, never from a tool: a "SessionEnd" or a
+            # handshake piped into the gate by an agent's shell is a forgery.
+            raise PayloadError(
+                f"the gate was run from inside an agent's tool process ({marker}), "
+                "not by the client's hook"
+            )
         event = adapter.parse(payload, event_override)
     except PayloadError as exc:
         if kind in (SESSION_START, PROMPT):

@@ -51,7 +51,10 @@ def post_context(call: ShellCall) -> str:
 
 def the_breach(root: Path, command: str) -> dict[str, object]:
     """The one scope_breach record of ``command``, with its fields checked."""
-    (record,) = breaches(root)
+    found = breaches(root)
+    events = [r.get("event") for r in records(root)]
+    assert len(found) == 1, f"expected one scope_breach record, found {len(found)}: {events}"
+    record = found[0]
     assert record["decision"] == "breach"
     assert record["session_id"] == SESSION
     assert record["intent_id"] == "INT-001"

@@ -25,9 +25,9 @@ from paw_tui.core.workspace.secret import load_key
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from paw_tui.core.support.keyed import Mac
     from paw_tui.core.policy.scope.checker import ScopeChecker
     from paw_tui.core.policy.scope.match import CompiledScope
+    from paw_tui.core.support.keyed import Mac
 
 CACHE_FORMAT = 1
 

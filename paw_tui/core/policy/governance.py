@@ -26,6 +26,7 @@ class Governance:
         "log_reads",
         "tool_instructions",
         "tool_defaults",
+        "confine_writable",
     )
 
     def __init__(
@@ -40,6 +41,7 @@ class Governance:
         log_reads: bool = False,
         tool_instructions: dict[str, str] | None = None,
         tool_defaults: dict[str, dict[str, object]] | None = None,
+        confine_writable: list[str] | None = None,
     ) -> None:
         self.approval_required = approval_required
         self.intent_sharing = intent_sharing
@@ -51,6 +53,8 @@ class Governance:
         self.log_reads = log_reads
         self.tool_instructions = dict(tool_instructions or {})
         self.tool_defaults = dict(tool_defaults or {})
+        self.confine_writable = list(confine_writable or [])
+        """Trees outside the scope a confined shell may write (package caches, build outputs)."""
 
     def to_dict(self) -> dict[str, object]:
         return {name: getattr(self, name) for name in self.__slots__}

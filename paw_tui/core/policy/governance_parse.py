@@ -115,6 +115,26 @@ def _tool_defaults(
     values["tool_defaults"] = None  # filled in by parse_governance
 
 
+def _confine(
+    reader: NodeReader, _warnings: NodeReader, node: yaml.Node, values: dict[str, object]
+) -> None:
+    """``confine: {writable: [paths]}``: absolute paths, or ``~/...``."""
+    for sub, sub_key, sub_node in reader.mapping(node, "'confine'"):
+        if sub != "writable":
+            reader.problem(sub_key, f"unknown option 'confine.{sub}'; use confine.writable")
+            continue
+        paths = reader.string_list(sub_node, "'confine.writable'")
+        if paths is None:
+            continue
+        for index, path in enumerate(paths):
+            if not (path.startswith("/") or path.startswith("~")):
+                reader.problem(
+                    sub_node.value[index],
+                    f"'confine.writable' needs absolute paths (or ~/...), not '{path}'",
+                )
+        values["confine_writable"] = paths
+
+
 OPTIONS: dict[str, Reader] = {
     "approval": _choice("approval", "approval_required", ("none", "required")),
     "intent_sharing": _choice("intent_sharing", "intent_sharing", ("deny", "allow")),
@@ -124,6 +144,7 @@ OPTIONS: dict[str, Reader] = {
     "log_reads": _log_reads,
     "tool_instructions": _tool_instructions,
     "tool_defaults": _tool_defaults,
+    "confine": _confine,
 }
 KNOWN_KEYS = tuple(OPTIONS)
 

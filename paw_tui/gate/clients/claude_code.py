@@ -94,6 +94,8 @@ def _read_tool_call(payload: dict[str, object], event: GateEvent) -> None:
         raise PayloadError(f"the tool_input of {tool} is not an object")
     event.tool = tool
     event.tool_input = tool_input
+    call_id = payload.get("tool_use_id")
+    event.call_id = call_id if isinstance(call_id, str) and call_id else None
     field = tools.FILE_TOOLS.get(tool)
     if field is not None:
         event.paths = [checked_path(tool_input.get(field), f"the {field} of {tool}")]
@@ -151,7 +153,7 @@ def render(event: GateEvent, decision: Decision) -> Answer:
                 )
             )
         return Answer()
-    if event.kind in (SESSION_START, PROMPT):
+    if event.kind in (SESSION_START, PROMPT, POST_TOOL):
         if decision.context:
             return Answer(
                 _json(

@@ -53,6 +53,8 @@ def parse(payload: dict[str, object], event_override: str | None = None) -> Gate
     if not isinstance(tool_input, dict):
         raise PayloadError("'tool_input' must be an object")
     event.tool_input = tool_input
+    call_id = payload.get("call_id")
+    event.call_id = call_id if isinstance(call_id, str) and call_id else None
     if tool is not None and named(tool, SELECT_TOOL):
         if "intent_id" in payload and "intent_id" not in tool_input:
             event.tool_input = dict(tool_input, intent_id=payload["intent_id"])

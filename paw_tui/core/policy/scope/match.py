@@ -170,6 +170,11 @@ class CompiledScope:
     def __len__(self) -> int:
         return len(self._entries)
 
+    @property
+    def entries(self) -> tuple[Entry, ...]:
+        """The compiled patterns, in order."""
+        return self._entries
+
     def anchored(self) -> list[str]:
         """The patterns as handed to pathspec."""
         return [entry.anchored for entry in self._entries]
