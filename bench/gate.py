@@ -5,7 +5,9 @@ Two commands are measured: the hook command ``paw-tui install claude-code`` writ
 installation's python running the gate directly) and the ``paw-tui gate`` console script,
 whose pip-generated launcher imports ``re`` first. Cases: a Write allowed under an active
 intent (policy cache warm, scope check, durable ledger append), a Write denied before any
-selection, and a read-only tool.
+selection, a read-only tool, and a shell command allowed under the intent (the bash parser,
+the kernel boundary's spec and the drift snapshot; ``bench/drift.py`` measures the snapshot on
+a 10,000-file tree).
 
     python bench/gate.py [--runs 40] [--use-current-env]
 """
@@ -77,6 +79,12 @@ def main() -> int:
             (
                 "gate: Read (read-only)",
                 payload(root, "bench", "Read", {"file_path": os.path.join(root, "README.md")}),
+                0,
+            ),
+            (
+                # parser, Landlock spec and drift snapshot of this (small) workspace
+                "gate: Bash allowed",
+                payload(root, "bench", "Bash", {"command": "mkdir -p src && echo x > src/b.py"}),
                 0,
             ),
         ]

@@ -2,7 +2,7 @@
 ``MCPServer`` API.
 
 Tools: ``paw_get_context``, ``select_active_intent``, ``list_intents``, ``check_scope``,
-``get_handoff_context``.
+``get_handoff_context``, ``request_scope_expansion``.
 Domain failures come back as ``isError`` results carrying the core's exact messages (a raised
 ``ToolError`` would be prefixed "Error executing tool ...").
 
@@ -53,6 +53,12 @@ GET_HANDOFF_CONTEXT = (
     "Build the Context Protocol v1 hand-off block for a sub-agent: the project path, stack and "
     "commands, a short conventions summary with the path of the full file, and the current work "
     "(story, PRD, branch). Pass it at the very start of the sub-agent's prompt."
+)
+REQUEST_SCOPE_EXPANSION = (
+    "Ask a person to widen the owned scope of this session's active intent by one gitignore-"
+    "style pattern (e.g. 'docs/api/**'), saying why in 'reason'. Use it after a Scope Violation "
+    "for a write the task really needs. It files a request; it grants nothing: writes there stay "
+    "denied until a person grants it. Protected paths can never be granted."
 )
 CHECK_SCOPE = (
     "Check whether a write to a path would be allowed under an intent's owned scope, and which "
@@ -226,6 +232,34 @@ class PawMcp:
         except PawError as exc:
             return _text(str(exc), error=True)
 
+    def request_scope_expansion(self, pattern: str, reason: str = "") -> CallToolResult:
+        try:
+            state = self.state()
+            if self.hooked:
+                return self._scope_request_status(state, pattern)
+            from paw_tui.core.handshake.scope_expansion import file_scope_request
+
+            filing = file_scope_request(state, self.session_id, pattern, reason, client="mcp")
+            return _text(filing.message, error=not filing.filed)
+        except PawError as exc:
+            return _text(str(exc), error=True)
+
+    def _scope_request_status(self, state: WorkspaceState, pattern: str) -> CallToolResult:
+        """Hooked mode: the gate filed the request on PreToolUse; say where it stands."""
+        from paw_tui.core.handshake.scope_expansion import pending_message
+        from paw_tui.core.handshake.scope_requests import iter_requests
+
+        wanted = pattern.strip() if isinstance(pattern, str) else ""
+        latest = None
+        for request in iter_requests(state.root):
+            if request.pattern == wanted:
+                latest = request
+        if latest is None:
+            return _text(f"No scope request for {wanted!r} was filed.", error=True)
+        if latest.pending:
+            return _text(pending_message(latest))
+        return _text(f"Scope request {latest.id} for {latest.pattern} was {latest.state}.")
+
     def _current_intent(self, state: WorkspaceState) -> str | None:
         from paw_tui.core.handshake.sessions import held_intents, load_session
 
@@ -279,6 +313,10 @@ def build_server(paw: PawMcp) -> MCPServer:
     @server.tool(name="check_scope", description=CHECK_SCOPE)
     async def check_scope(path: str, intent_id: str | None = None) -> CallToolResult:
         return await anyio.to_thread.run_sync(lambda: paw.check_scope(path, intent_id))
+
+    @server.tool(name="request_scope_expansion", description=REQUEST_SCOPE_EXPANSION)
+    async def request_scope_expansion(pattern: str, reason: str = "") -> CallToolResult:
+        return await anyio.to_thread.run_sync(lambda: paw.request_scope_expansion(pattern, reason))
 
     @server.tool(name="get_handoff_context", description=GET_HANDOFF_CONTEXT)
     async def get_handoff_context() -> CallToolResult:

@@ -569,8 +569,15 @@ def test_relative_paths_resolve_against_the_event_cwd(root: Path) -> None:
 
 
 def test_shell_commands_are_denied_before_selection(root: Path) -> None:
-    for command in ("ls", "echo x > src/a.py", "git status"):
+    for command in ("echo x > src/a.py", "rm -rf src", "make build", "python script.py"):
         assert_claude_deny(gate(bash_payload(root, command)), startswith=NO_INTENT)
+
+
+def test_provably_read_only_commands_run_before_selection(root: Path) -> None:
+    """Looking around before choosing an intent, as the mandate asks (DESIGN §6)."""
+    for command in ("ls", "git status", "cat README.md | head -5", "grep -rn TODO src"):
+        assert_allow(gate(bash_payload(root, command)))
+    assert records(root) == []  # read-only: not recorded
 
 
 def test_the_fixture_bash_command_through_the_process(root: Path) -> None:
@@ -614,7 +621,6 @@ def test_visible_shell_write_targets_are_scope_checked(
         "echo x > src/a.txt",
         "cd src && echo x > b.txt",
         "make build > /dev/null 2>&1",
-        "echo 'unterminated",
         'python -c \'open("docs/x", "w")\'',
     ],
 )
@@ -807,3 +813,9 @@ def test_governance_shell_tools_are_scope_checked(ws: Workspace) -> None:
         replace_input={"command": "echo x > docs/a.md"},
     )
     assert_claude_deny(gate(payload), violation("INT-007", "docs/a.md", "src/**"))
+
+
+def test_a_command_bash_would_refuse_is_denied(root: Path) -> None:
+    selected(root, "INT-007")
+    reason = assert_claude_deny(gate(bash_payload(root, "echo 'unterminated")))
+    assert reason.startswith("paw-tui policy: the command cannot be parsed (")

@@ -123,8 +123,9 @@ def test_a_refused_selection(root: Path) -> None:
 
 def test_shell_commands(root: Path) -> None:
     assert_generic_deny(
-        gate(event(root, tool="execute_command", command="ls")), startswith=NO_INTENT
+        gate(event(root, tool="execute_command", command="touch src/a.txt")), startswith=NO_INTENT
     )
+    assert_generic_allow(gate(event(root, tool="execute_command", command="ls")))  # read-only
     select(root, "INT-007")
     assert_generic_allow(gate(event(root, tool="execute_command", command="echo x > src/a.txt")))
     assert_generic_deny(

@@ -267,7 +267,16 @@ def test_install_through_the_process(root: Path, run_subprocess: RunSubprocess) 
 # -- doctor --------------------------------------------------------------------------------------------
 
 
-CHECKS = ("paw-tui", "workspace", "orchestration", "ledger", "claude-code", "gate canary", "mcp")
+CHECKS = (
+    "paw-tui",
+    "workspace",
+    "orchestration",
+    "ledger",
+    "claude-code",
+    "gate canary",
+    "mcp",
+    "shell",
+)
 
 
 def doctor_lines(result: CliResult) -> dict[str, list[str]]:
@@ -348,3 +357,48 @@ def test_doctor_json(root: Path, run_cli: RunCli) -> None:
         "mcp",
     }
     assert all(item["status"] in ("ok", "warn", "FAIL") for item in data)
+
+
+LANDLOCK = pytest.mark.skipif(
+    not __import__("paw_tui.core.confine.boundary", fromlist=["available"]).available(),
+    reason="this kernel offers no Landlock",
+)
+
+
+@LANDLOCK
+def test_install_wires_the_shell_to_the_kernel_boundary(root: Path, run_cli: RunCli) -> None:
+    """``settings.local.json`` (machine-specific) gets BASH_ENV and SHLVL; doctor says kernel."""
+    from paw_tui.core.confine.boundary import bash_env_path
+
+    local = root / ".claude" / "settings.local.json"
+    local.parent.mkdir(parents=True, exist_ok=True)
+    local.write_text('{"env": {"KEEP": "1"}, "model": "x"}', encoding="utf-8")
+    result = install(run_cli, root)
+    assert result.code == 0, result.err
+    assert f"updated  {local}\n" in result.out
+    data = load(local)
+    assert data["model"] == "x"
+    assert data["env"] == {"KEEP": "1", "BASH_ENV": bash_env_path(str(root)), "SHLVL": "1"}
+    assert Path(bash_env_path(str(root))).is_file()
+    assert "env" not in load(settings_path(root)), "machine paths stay out of the shared file"
+    doctor = run_cli("doctor", cwd=root)
+    assert doctor_lines(doctor)["shell"] == ["ok"], doctor.out
+    assert "kernel boundary" in doctor.out
+
+
+def test_doctor_says_when_the_shell_is_not_confined(root: Path, run_cli: RunCli) -> None:
+    result = run_cli("doctor", cwd=root)
+    assert doctor_lines(result)["shell"] == ["warn"], result.out
+    assert "gate + drift detection" in result.out
+
+
+@LANDLOCK
+def test_install_refuses_an_env_that_is_not_an_object(root: Path, run_cli: RunCli) -> None:
+    local = root / ".claude" / "settings.local.json"
+    local.parent.mkdir(parents=True, exist_ok=True)
+    local.write_text('{"env": ["BASH_ENV"]}', encoding="utf-8")
+    result = install(run_cli, root)
+    assert result.code == 2
+    assert "'env' in" in result.err and "nothing was changed" in result.err
+    assert local.read_text(encoding="utf-8") == '{"env": ["BASH_ENV"]}'
+    assert not settings_path(root).exists(), "nothing is written when one file cannot be"

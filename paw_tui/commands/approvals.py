@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from paw_tui.commands.common import require_person, format_time, state_for, table
+from paw_tui.commands.common import format_time, require_person, state_for, table
 from paw_tui.commands.output import write_json, write_out
 from paw_tui.commands.registry import add_command
 

@@ -46,6 +46,10 @@ def require_valid_policy(state) -> None:  # type: ignore[no-untyped-def]
 
 
 def table(rows: list[list[str]], headers: list[str]) -> str:
+    """Aligned columns; every cell shown escaped (agents choose session ids, paths, reasons)."""
+    from paw_tui.core.support.printable import printable
+
+    rows = [[printable(cell) for cell in row] for row in rows]
     widths = [len(h) for h in headers]
     for row in rows:
         widths = [max(w, len(cell)) for w, cell in zip(widths, row, strict=False)]

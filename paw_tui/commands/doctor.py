@@ -58,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
     if hooks:
         _run_canary(root, hooks, add)
     _check_mcp(root, bool(hooks), add)
+    _check_protection(root, add)
     if args.json:
         from paw_tui.commands.output import write_json
 
@@ -65,6 +66,14 @@ def run(args: argparse.Namespace) -> int:
     else:
         write_out("".join(f"{s:<4}  {n:<12} {d}\n" for s, n, d in results))
     return 2 if any(s == FAIL for s, _, _ in results) else 0
+
+
+def _check_protection(root: str, add) -> None:  # type: ignore[no-untyped-def]
+    """Which layer holds shell commands (issue 9): a heuristic is a warning, not a failure."""
+    from paw_tui.core.confine.status import protection
+
+    found = protection(root)
+    add(OK if found.kernel else WARN, "shell", f"{found.kind}: {found.detail}")
 
 
 def _check_policy(root: str, add) -> None:  # type: ignore[no-untyped-def]

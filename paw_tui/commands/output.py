@@ -31,4 +31,6 @@ def write_err(text: str) -> None:
 def write_json(data: object) -> None:
     import json  # only --json pays for it
 
-    write_out(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    from paw_tui.core.support.printable import escape_json_text
+
+    write_out(escape_json_text(json.dumps(data, indent=2, ensure_ascii=False)) + "\n")

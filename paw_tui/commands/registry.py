@@ -34,6 +34,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "paw_tui.commands.approvals",
         "approve or reject intent selections awaiting a human",
     ),
+    "scope": (
+        "paw_tui.commands.scope",
+        "list agents' requests for more scope; grant or deny one",
+    ),
     "prompt": (
         "paw_tui.commands.prompt",
         "print the governance prompt for a session; set the supervisor instruction",

@@ -8,6 +8,7 @@ from paw_tui.commands.registry import add_command
 from paw_tui.core.ledger.export import export_agent_trace
 from paw_tui.core.ledger.verify import verify as verify_ledger
 from paw_tui.core.support import fastjson as json
+from paw_tui.core.support.printable import escape_json_text, printable
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -72,23 +73,23 @@ def _ledger(args: argparse.Namespace):  # type: ignore[no-untyped-def]
 def format_record(record: dict[str, object]) -> str:
     """One line a person can scan: time, event, decision, intent, session, tool, paths."""
     ts = str(record.get("ts") or "")
-    shown_ts = ts.replace("T", " ")[:23]
+    shown_ts = printable(ts.replace("T", " ")[:23])
     paths = record.get("paths")
-    path_text = ", ".join(str(p) for p in paths) if isinstance(paths, list) else ""
+    path_text = ", ".join(printable(str(p)) for p in paths) if isinstance(paths, list) else ""
     parts = [
-        f"#{record.get('seq', '?')}",
+        printable(f"#{record.get('seq', '?')}"),
         shown_ts,
-        str(record.get("event") or "-"),
-        str(record.get("decision") or "-"),
-        str(record.get("intent_id") or "-"),
-        str(record.get("session_id") or "-"),
-        str(record.get("tool") or "-"),
+        printable(str(record.get("event") or "-")),
+        printable(str(record.get("decision") or "-")),
+        printable(str(record.get("intent_id") or "-")),
+        printable(str(record.get("session_id") or "-")),
+        printable(str(record.get("tool") or "-")),
         path_text,
     ]
     line = "  ".join(part for part in parts if part)
     reason = record.get("reason")
     if reason and record.get("decision") != "allow":
-        line += f"  — {reason}"
+        line += f"  — {printable(str(reason))}"
     return line
 
 
@@ -165,7 +166,8 @@ def _emit(records: list[dict[str, object]], as_json: bool) -> None:
     if as_json:
         write_out(
             "".join(
-                json.dumps(r, ensure_ascii=False, separators=(",", ":")) + "\n" for r in records
+                escape_json_text(json.dumps(r, ensure_ascii=False, separators=(",", ":"))) + "\n"
+                for r in records
             )
         )
     else:
@@ -228,7 +230,7 @@ def _show(ledger, seq: int) -> int:  # type: ignore[no-untyped-def]
 
 def _export(ledger, output: str | None) -> int:  # type: ignore[no-untyped-def]
     lines = (
-        json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
+        escape_json_text(json.dumps(record, ensure_ascii=False, separators=(",", ":"))) + "\n"
         for record in export_agent_trace(ledger)
     )
     if output:

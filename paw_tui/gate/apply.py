@@ -13,7 +13,7 @@ import os
 
 from paw_tui.core.handshake import sessions as sessions_store
 from paw_tui.gate import tools
-from paw_tui.gate.decide import ANSWER, CONTEXT, MUTATIONS, RELEASE, SELECT
+from paw_tui.gate.decide import ANSWER, CONTEXT, MUTATIONS, RELEASE, REQUEST_SCOPE, SELECT
 from paw_tui.gate.events import PRE_TOOL, PROMPT, Decision
 
 TYPE_CHECKING = False
@@ -44,6 +44,8 @@ def apply(state: WorkspaceState, facts: Facts, verdict: Verdict) -> Decision:
     action = verdict.action
     if action == SELECT:
         return _select(state, facts)
+    if action == REQUEST_SCOPE:
+        return _request_scope(state, facts)
     if action == CONTEXT:
         return Decision(True, context=_session_context(state, facts, session))
     if action == RELEASE:
@@ -55,14 +57,25 @@ def apply(state: WorkspaceState, facts: Facts, verdict: Verdict) -> Decision:
         from paw_tui.gate.mutations import record_mutations
 
         context = None
-        if facts.kind == tools.SHELL and facts.policy.valid:
+        if facts.kind == tools.SHELL:  # even when the command broke the policy files
             from paw_tui.gate.shell_watch import after_shell
 
             context = after_shell(state, event)
         record_mutations(state, event, facts.kind)
         return Decision(True, context=context)
     assert action == ANSWER
+    watched = (
+        verdict.allow
+        and event.kind == PRE_TOOL
+        and verdict.intent_id is not None
+        and facts.kind == tools.SHELL
+    )
     if verdict.record is not None:
+        protection = None
+        if watched:
+            from paw_tui.core.confine.status import protection as shell_protection
+
+            protection = shell_protection(state.root).kind
         state.record(
             verdict.record,
             session_id=event.session_id,
@@ -72,10 +85,11 @@ def apply(state: WorkspaceState, facts: Facts, verdict: Verdict) -> Decision:
             paths=verdict.paths or None,
             decision="allow" if verdict.allow else "deny",
             reason=verdict.reason,
+            protection=protection,
         )
     context = None
     if verdict.allow and event.kind == PRE_TOOL and verdict.intent_id is not None:
-        if facts.kind == tools.SHELL:
+        if watched:
             _watch_shell(state, event, verdict.intent_id)
         context = _guidance(state, facts, session)
     return Decision(verdict.allow, verdict.reason, verdict.intent_id, context)
@@ -105,6 +119,22 @@ def _select(state: WorkspaceState, facts: Facts) -> Decision:
     return Decision(
         selection.accepted, None if selection.accepted else selection.message, intent_id
     )
+
+
+def _request_scope(state: WorkspaceState, facts: Facts) -> Decision:
+    """Filed: allowed (the tool then reports the request's state); refused: denied, saying why."""
+    from paw_tui.core.handshake.scope_expansion import file_scope_request
+
+    event = facts.event
+    filing = file_scope_request(
+        state,
+        event.session_id,
+        event.tool_input.get("pattern"),
+        event.tool_input.get("reason"),
+        client=event.client,
+    )
+    intent_id = filing.request.intent_id if filing.request else None
+    return Decision(filing.filed, None if filing.filed else filing.message, intent_id)
 
 
 def _session_context(

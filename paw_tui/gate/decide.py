@@ -15,14 +15,18 @@ from paw_tui.core.handshake.standing import working_intent
 from paw_tui.core.ledger import records
 from paw_tui.gate import tools
 from paw_tui.gate.events import POST_TOOL, PRE_TOOL, PROMPT, SESSION_END, SESSION_START
+from paw_tui.gate.shell_acts import person_act_in
+from paw_tui.gate.shell_acts import refusal as shell_refusal
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from paw_tui.core.intents.model import Intent
     from paw_tui.gate.facts import Facts
 
 # What step 3 does with a verdict.
 ANSWER = "answer"  # answer as the verdict says; record ``record`` first when it is set
 SELECT = "select"  # perform the handshake (a locked transaction of its own)
+REQUEST_SCOPE = "request_scope"  # file a scope request (a locked transaction of its own)
 CONTEXT = "context"  # assemble the prompt context for SessionStart / UserPromptSubmit
 RELEASE = "release"  # SessionEnd: release the session's lock
 MUTATIONS = "mutations"  # PostToolUse: record what the tool changed
@@ -93,6 +97,49 @@ def _needs_touch(facts: Facts) -> bool:
     return sessions_store.needs_touch(session, facts.now, facts.event.client, interval=interval)
 
 
+def _shell_first(
+    facts: Facts, intent: Intent | None, refusal: str | None, shown: list[str], touch: bool
+) -> Verdict | None:
+    """What a shell command decides before its targets are checked: a command bash would
+    refuse, a person's act, or (before any selection) a provably read-only look around."""
+    shell = facts.shell
+    if shell is None:
+        return None
+    intent_id = intent.id if intent else None
+    if shell.error is not None:
+        reason = f"paw-tui policy: the command cannot be parsed ({shell.error}); denying."
+        return _denial(facts, reason, intent_id, shown, touch)
+    act = person_act_in(shell.commands)
+    if act is not None:
+        return _denial(facts, shell_refusal(act), intent_id, shown, touch)
+    if intent is None and refusal is None and shell.read_only:
+        # Looking around before choosing an intent, as the mandate asks: provably read-only.
+        logged = facts.policy.governance.log_reads
+        return Verdict(
+            ANSWER,
+            record=records.TOOL_ALLOWED if logged else None,
+            paths=shown,
+            touch=touch,
+            release_expired=facts.expired,
+        )
+    return None
+
+
+def _denial(
+    facts: Facts, reason: str, intent_id: str | None, paths: list[str], touch: bool
+) -> Verdict:
+    return Verdict(
+        ANSWER,
+        False,
+        reason,
+        intent_id,
+        paths,
+        records.TOOL_DENIED,
+        touch=touch,
+        release_expired=facts.expired,
+    )
+
+
 def pre_tool(facts: Facts) -> Verdict:
     event = facts.event
     policy = facts.policy
@@ -104,18 +151,15 @@ def pre_tool(facts: Facts) -> Verdict:
         return Verdict(
             SELECT, touch=policy.valid and _needs_touch(facts), release_expired=facts.expired
         )
-
-    def deny(reason: str, intent_id: str | None = None, paths: list[str] = shown) -> Verdict:
+    if facts.kind == tools.SCOPE_REQUEST:
         return Verdict(
-            ANSWER,
-            False,
-            reason,
-            intent_id,
-            paths,
-            records.TOOL_DENIED,
-            touch=touch,
+            REQUEST_SCOPE,
+            touch=policy.valid and _needs_touch(facts),
             release_expired=facts.expired,
         )
+
+    def deny(reason: str, intent_id: str | None = None, paths: list[str] = shown) -> Verdict:
+        return _denial(facts, reason, intent_id, paths, touch)
 
     if not policy.valid:
         touch = False
@@ -123,6 +167,9 @@ def pre_tool(facts: Facts) -> Verdict:
     touch = _needs_touch(facts)
     session = facts.live_session
     intent, refusal = working_intent(policy, session)
+    shell_verdict = _shell_first(facts, intent, refusal, shown, touch)
+    if shell_verdict is not None:
+        return shell_verdict
     if intent is None:
         if refusal is None:
             held = facts.held or {}
@@ -149,7 +196,10 @@ def pre_tool(facts: Facts) -> Verdict:
             verdict = checker.outside(target.display, target.given)
         else:
             verdict = checker.check_relative(
-                target.relative, subtree=target.subtree, directory=target.directory
+                target.relative,
+                subtree=target.subtree,
+                directory=target.directory,
+                contents=target.contents,
             )
         checked.append(verdict.path)
         if not verdict.allowed:

@@ -15,14 +15,10 @@ class PayloadError(ValueError):
 
 
 def checked_path(value: object, what: str) -> str:
-    """A path a payload names, or PayloadError: not a string, blank, or holding a control
-    character (no agent needs one, and it cannot be shown faithfully to the person reviewing)."""
-    from paw_tui.core.support.printable import has_control, printable
-
+    """A path a payload names, or PayloadError: not a string, or blank. A target path holding
+    a control character is kept: the decision denies it, and records the denial."""
     if not isinstance(value, str) or not value.strip():
         raise PayloadError(f"{what} is not a usable path")
-    if has_control(value):
-        raise PayloadError(f"{what} holds a control character ('{printable(value)}')")
     return value
 
 
@@ -31,7 +27,13 @@ def checked_cwd(payload: dict[str, object]) -> str | None:
     cwd = payload.get("cwd")
     if cwd is None or cwd == "":
         return None
-    return checked_path(cwd, "the payload's cwd")
+    from paw_tui.core.support.printable import has_control, printable
+
+    path = checked_path(cwd, "the payload's cwd")
+    if has_control(path):
+        # the directory every record is about: no agent needs one, none can be shown faithfully
+        raise PayloadError(f"the payload's cwd holds a control character ('{printable(path)}')")
+    return path
 
 
 class GateEvent:

@@ -15,43 +15,15 @@ from paw_tui.core.support.printable import has_control, printable
 from paw_tui.core.workspace.paths import PathError, real_root, resolve_path
 from paw_tui.gate import tools
 from paw_tui.gate.events import PRE_TOOL, PROMPT, SESSION_START
+from paw_tui.gate.targets import RawTarget, Target
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from paw_tui.core.handshake.sessions import Session
     from paw_tui.core.policy.compiled import Policy
+    from paw_tui.core.policy.shell.results import ShellAnalysis
     from paw_tui.core.workspace.state import WorkspaceState
     from paw_tui.gate.events import GateEvent
-
-
-class Target:
-    """One path the tool call would write, as given and as resolved.
-
-    ``relative`` is the root-relative POSIX path (``""`` for the root) or None outside the
-    root; ``display`` is what records and messages show. ``subtree`` marks an operation on a
-    whole directory (``rm -r``, ``mv``), ``directory`` the creation of one (``mkdir``).
-    """
-
-    __slots__ = ("given", "relative", "display", "subtree", "directory", "alias_of")
-
-    def __init__(
-        self,
-        given: str,
-        relative: str | None,
-        display: str,
-        subtree: bool = False,
-        directory: bool = False,
-    ) -> None:
-        self.given = given
-        self.relative = relative
-        self.display = display
-        self.subtree = subtree
-        self.directory = directory
-        self.alias_of: str | None = None
-        """The protected file this one is a hard link to (the same inode), if any."""
-
-    def __repr__(self) -> str:
-        return f"Target({self.display!r}, subtree={self.subtree}, directory={self.directory})"
 
 
 class Facts:
@@ -68,6 +40,7 @@ class Facts:
         "held",
         "targets",
         "target_error",
+        "shell",
     )
 
     def __init__(self, event: GateEvent, root: str, now: float, policy: Policy, kind: str) -> None:
@@ -84,6 +57,8 @@ class Facts:
         self.targets: list[Target] = []
         self.target_error: str | None = None
         """A target path that cannot be reasoned about (empty, NUL); the call is denied."""
+        self.shell: ShellAnalysis | None = None
+        """For a shell tool: the command as bash would read it."""
 
     @property
     def live_session(self) -> Session | None:
@@ -96,7 +71,7 @@ def gather(state: WorkspaceState, event: GateEvent) -> Facts:
     kind = tools.classify(event.tool or "", policy.governance if policy.valid else None)
     facts = Facts(event, state.root, state.now(), policy, kind)
     if not policy.valid:
-        if event.kind == PRE_TOOL and kind not in (tools.READ_ONLY, tools.HANDSHAKE):
+        if event.kind == PRE_TOOL and kind not in tools.WRITES_NOTHING:
             _resolve_targets(facts)  # the denial still records what the call would touch
         return facts
     if event.kind == PRE_TOOL and kind == tools.READ_ONLY:
@@ -110,70 +85,84 @@ def gather(state: WorkspaceState, event: GateEvent) -> Facts:
         session is not None and session.holds_intent and not session.is_live(facts.now, ttl)
     )
     if event.kind in (SESSION_START, PROMPT) or (
-        event.kind == PRE_TOOL and kind != tools.HANDSHAKE and not _holds(facts.live_session)
+        event.kind == PRE_TOOL
+        and kind not in (tools.HANDSHAKE, tools.SCOPE_REQUEST)
+        and not _holds(facts.live_session)
     ):
         facts.held = sessions_store.held_intents(
             state.root, facts.now, ttl, besides=event.session_id
         )
-    if event.kind == PRE_TOOL and kind not in (tools.READ_ONLY, tools.HANDSHAKE):
+    if event.kind == PRE_TOOL and kind not in tools.WRITES_NOTHING:
         _resolve_targets(facts)
     return facts
+
+
+def analyse_shell(event: GateEvent, root: str) -> ShellAnalysis | None:
+    """The event's shell command as bash reads it (None without a command)."""
+    if not event.command:
+        return None
+    from paw_tui.core.policy.shell.analysis import analyse
+
+    return analyse(event.command, event.cwd or root)
 
 
 def _holds(session: Session | None) -> bool:
     return session is not None and session.holds_intent and bool(session.intent_id)
 
 
-def raw_targets(event: GateEvent, kind: str) -> list[tuple[str, str | None, bool, bool]]:
-    """``(path, cwd, subtree, directory)`` for every path the call would write: ``subtree``
-    for removals and moves (they take a directory's contents along), ``directory`` for
-    ``mkdir`` (``dir/**`` owns the directory it creates)."""
+def raw_targets(
+    event: GateEvent, kind: str, analysis: ShellAnalysis | None = None
+) -> list[RawTarget]:
+    """Every path the call would write (:class:`~paw_tui.gate.targets.RawTarget`). Raises
+    ValueError for a write that cannot be placed (the call is denied, naming it)."""
     if kind == tools.SHELL:
-        if not event.command:
+        found = analysis if analysis is not None else analyse_shell(event, event.cwd or os.getcwd())
+        if found is None or found.error is not None:
             return []
-        from paw_tui.core.policy.shell_targets import write_targets
+        from paw_tui.gate.shell_writes import write_targets
 
-        found = write_targets(event.command, event.cwd or os.getcwd())
-        if found is None:
-            return []  # cannot be tokenised: allowed under an active intent (DESIGN §6)
-        return [(t.path, t.cwd, t.how in ("rm", "mv", "rmdir"), t.how == "mkdir") for t in found]
-    targets = [(path, event.cwd, False, False) for path in event.paths]
-    if event.tool not in tools.FILE_TOOLS:  # a known file tool's other fields are text
-        from paw_tui.gate.tool_paths import paths_in
+        return write_targets(found, os.environ)
+    targets = [RawTarget(path, event.cwd) for path in event.paths]
+    from paw_tui.gate.tool_paths import paths_in
 
-        named = {path for path, _cwd, _subtree, _directory in targets}
-        for path, _where in paths_in(event.tool_input, event.cwd):
-            if path not in named:
-                named.add(path)
-                targets.append((path, event.cwd, False, False))
+    # a known file tool's text fields are text; any other field may name one more path
+    skip = tools.TEXT_FIELDS if event.tool in tools.FILE_TOOLS else frozenset()
+    named = {target.path for target in targets}
+    for path, _where in paths_in(event.tool_input, event.cwd, skip):
+        if path not in named:
+            named.add(path)
+            targets.append(RawTarget(path, event.cwd))
     return targets
 
 
 def _resolve_targets(facts: Facts) -> None:
     event = facts.event
     root = real_root(facts.root)
+    if facts.kind == tools.SHELL:
+        facts.shell = analyse_shell(event, facts.root)
     try:
-        raw = raw_targets(event, facts.kind)
+        raw = raw_targets(event, facts.kind, facts.shell)
     except ValueError as exc:
         facts.target_error = f"paw-tui policy: {exc}; denying (fail closed)."
         return
     linked: list[Target] = []
-    for path, cwd, subtree, directory in raw:
+    for item in raw:
+        path = item.path
         if has_control(path):
             facts.target_error = facts.target_error or (
                 f"paw-tui policy: the path '{printable(path)}' holds a control character; denying."
             )
-            facts.targets.append(Target(path, None, printable(path), subtree, directory))
+            facts.targets.append(Target(path, None, printable(path), item))
             continue
         try:
             resolved = resolve_path(
-                path, root, cwd=cwd or event.cwd or facts.root, root_is_real=True
+                path, root, cwd=item.cwd or event.cwd or facts.root, root_is_real=True
             )
         except PathError as exc:
             facts.target_error = facts.target_error or str(exc)
-            facts.targets.append(Target(path, None, path.replace("\\", "/"), subtree, directory))
+            facts.targets.append(Target(path, None, path.replace("\\", "/"), item))
             continue
-        target = Target(path, resolved.relative, resolved.display, subtree, directory)
+        target = Target(path, resolved.relative, resolved.display, item)
         facts.targets.append(target)
         if _has_other_names(resolved.absolute):
             linked.append(target)

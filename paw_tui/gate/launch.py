@@ -7,6 +7,8 @@ no machine-specific path is needed beside it. ``-I`` keeps the environment
 imported from there (an install that needs ``.pth`` files, such as an editable one), the
 ``site`` module is run after all and the import tried again. If even that fails, the tool is
 denied (exit 2) with the reason: a hook that crashes (exit 1) lets every client run the tool.
+A dependency imported later (PyYAML when the policy cache must be rebuilt) that is not beside
+``paw_tui`` is found the same way: the first import nothing else can satisfy runs ``site``.
 
 Standard library only, and nothing but ``sys`` and ``os`` before the gate is imported.
 """
@@ -34,7 +36,25 @@ def _deny(why: str) -> None:
     raise SystemExit(2)
 
 
+class _SiteOnDemand:
+    """Last on ``sys.meta_path``: consulted only for an import every other finder missed."""
+
+    tried = False
+
+    @classmethod
+    def find_spec(cls, name, path=None, target=None):  # type: ignore[no-untyped-def]
+        if cls.tried:
+            return None
+        cls.tried = True
+        import site
+        from importlib.machinery import PathFinder
+
+        site.main()
+        return PathFinder.find_spec(name, path, target)
+
+
 def main() -> None:
+    sys.meta_path.append(_SiteOnDemand)
     sys.path.append(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     try:
         from paw_tui.gate.main import run
@@ -42,7 +62,8 @@ def main() -> None:
         try:
             import site
 
-            site.main()
+            if not _SiteOnDemand.tried:
+                site.main()
             from paw_tui.gate.main import run
         except Exception as error:  # any failure here must still deny
             _deny(f"{type(error).__name__}: {error}")

@@ -14,7 +14,7 @@ from paw_tui.core.policy.scope.protect import PROTECTED_FILES, PROTECTED_TREES
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from paw_tui.gate.facts import Target
+    from paw_tui.gate.targets import Target
 
 SKIPPED = frozenset({"objects", "lfs"})
 """Parts of ``.git`` not walked: content-addressed and large."""

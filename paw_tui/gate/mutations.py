@@ -101,13 +101,16 @@ def _ranges_for(
 
 def record_mutations(state: WorkspaceState, event: GateEvent, kind: str) -> None:
     tool = event.tool or ""
-    if kind in (tools.READ_ONLY, tools.HANDSHAKE):
+    if kind in tools.WRITES_NOTHING:
         return
     session = sessions_store.load_session(state.root, event.session_id)
     intent_id = session.intent_id if session is not None and session.holds_intent else None
     from paw_tui.gate.facts import raw_targets
 
-    targets = [(path, cwd) for path, cwd, _subtree, _directory in raw_targets(event, kind)]
+    try:
+        targets = [(target.path, target.cwd) for target in raw_targets(event, kind)]
+    except ValueError:
+        targets = []  # such a write was denied before it ran: nothing more to record
     recorded = False
     for path, cwd in targets:
         try:

@@ -24,7 +24,7 @@ from paw_tui.core.workspace import layout, statedir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from paw_tui.core.confine.drift import Drift, Restored
+    from paw_tui.core.confine.drift import Drift, Restored, Snapshot
     from paw_tui.core.policy.compiled import Policy
     from paw_tui.core.policy.scope.checker import ScopeChecker
     from paw_tui.core.workspace.state import WorkspaceState
@@ -74,7 +74,7 @@ class _Rules:
         return decision.kind == "protected" and decision.path != "."
 
     def skip_dirs(self, path: str) -> bool:
-        return path in SKIPPED_DIRS or path.rpartition("/")[2] in ("node_modules", "__pycache__")
+        return _skip_dirs(path)
 
     def owned_dirs(self, path: str) -> bool:
         """The whole directory is in scope, and nothing below it can be protected or excluded."""
@@ -129,7 +129,7 @@ def _prune(directory: str) -> None:
 
 def after_shell(state: WorkspaceState, event: GateEvent) -> str | None:
     """Compare, restore, record; the context for the agent, or None when nothing drifted."""
-    from paw_tui.core.confine.drift import Snapshot, compare, restore
+    from paw_tui.core.confine.drift import Snapshot, restore
 
     path = snapshot_path(state.root, event.session_id, event.call_id)
     before = Snapshot.load(path)
@@ -141,18 +141,76 @@ def after_shell(state: WorkspaceState, event: GateEvent) -> str | None:
         pass
     policy = state.policy
     intent = policy.intent(before.tag) if policy.valid else None
+    early: Restored | None = None
+    early_drift: Drift | None = None
     if intent is None:
-        return None
-    rules = _Rules(policy.checker(intent), policy)
-    drift = compare(
-        before, state.root, in_scope=rules.in_scope, restorable=rules.restorable,
-        skip_dirs=rules.skip_dirs, owned_dirs=rules.owned_dirs,
-    )  # fmt: skip
+        # The command may have broken or rewritten the policy files themselves: put every
+        # protected file back from the snapshot first, then read the policy again.
+        early_drift = _compare(before, state.root, None)
+        if early_drift.protected:
+            early = restore(before, early_drift, state.root)
+        policy = state.reload_policy()
+        intent = policy.intent(before.tag) if policy.valid else None
+        if intent is None:
+            if early_drift.created or early_drift.modified or early_drift.deleted:
+                _record(state, event, before.tag or None, early_drift, early)
+                return breach_message(before.tag or "the intent", early_drift, early)
+            return None
+    drift = _compare(before, state.root, _Rules(policy.checker(intent), policy))
+    restored = restore(before, drift, state.root) if drift.protected else None
+    if early_drift is not None:
+        drift = _merge(early_drift, drift)
+        if early is not None:
+            restored = _merge_restored(early, restored)
     if not (drift.created or drift.modified or drift.deleted):
         return None
-    restored = restore(before, drift, state.root) if drift.protected else None
     _record(state, event, intent.id, drift, restored)
     return breach_message(intent.id, drift, restored)
+
+
+def _compare(before: Snapshot, root: str, rules: _Rules | None) -> Drift:
+    """Drift since ``before``; without rules (no readable policy), every path the snapshot
+    did not see counts as in scope and only the built-in protected paths are restorable."""
+    from paw_tui.core.confine.drift import compare
+
+    if rules is None:
+        return compare(
+            before, root, in_scope=lambda _path: True, restorable=_builtin_restorable,
+            skip_dirs=_skip_dirs, owned_dirs=None,
+        )  # fmt: skip
+    return compare(
+        before, root, in_scope=rules.in_scope, restorable=rules.restorable,
+        skip_dirs=rules.skip_dirs, owned_dirs=rules.owned_dirs,
+    )  # fmt: skip
+
+
+def _builtin_restorable(path: str) -> bool:
+    if path.startswith(MACHINE_OWNED) and not any(
+        path == kept or path.startswith(kept + "/") for kept in HUMAN_OWNED_INSIDE
+    ):
+        return False
+    return bool(path) and builtin_protection(path) is not None
+
+
+def _skip_dirs(path: str) -> bool:
+    return path in SKIPPED_DIRS or path.rpartition("/")[2] in ("node_modules", "__pycache__")
+
+
+def _merge(first: Drift, second: Drift) -> Drift:
+    """One drift holding both: what was undone early stays listed as changed."""
+    second.created = sorted(set(first.created) | set(second.created))
+    second.modified = sorted(set(first.modified) | set(second.modified))
+    second.deleted = sorted(set(first.deleted) | set(second.deleted))
+    second.protected = set(first.protected) | set(second.protected)
+    return second
+
+
+def _merge_restored(first: Restored, second: Restored | None) -> Restored:
+    if second is None:
+        return first
+    second.restored = sorted(set(first.restored) | set(second.restored))
+    second.failed = list(first.failed) + [f for f in second.failed if f not in first.failed]
+    return second
 
 
 def _changes(drift: Drift) -> list[tuple[str, str]]:
@@ -163,7 +221,11 @@ def _changes(drift: Drift) -> list[tuple[str, str]]:
 
 
 def _record(
-    state: WorkspaceState, event: GateEvent, intent_id: str, drift: Drift, restored: Restored | None
+    state: WorkspaceState,
+    event: GateEvent,
+    intent_id: str | None,
+    drift: Drift,
+    restored: Restored | None,
 ) -> None:
     changes = _changes(drift)
     undone = sorted(restored.restored) if restored is not None else []

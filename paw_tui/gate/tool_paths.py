@@ -33,9 +33,12 @@ def _names_a_path(text: str, cwd: str | None) -> bool:
         return False
 
 
-def paths_in(value: object, cwd: str | None) -> list[tuple[str, str]]:
+def paths_in(
+    value: object, cwd: str | None, skip_keys: frozenset[str] = frozenset()
+) -> list[tuple[str, str]]:
     """``(path, where)`` for every string in ``value`` that names a path; ``where`` shows the
-    key path (``edits[0].target.file``). ValueError when the input holds too many strings."""
+    key path (``edits[0].target.file``); keys in ``skip_keys`` are text, at any depth, and not
+    looked at. ValueError when the input holds too many strings."""
     found: list[tuple[str, str]] = []
     stack: list[tuple[object, str]] = [(value, "")]
     seen = 0
@@ -49,6 +52,8 @@ def paths_in(value: object, cwd: str | None) -> list[tuple[str, str]]:
                 found.append((item, where or "(the input)"))
         elif isinstance(item, dict):
             for key in reversed(list(item)):
+                if key in skip_keys:
+                    continue
                 stack.append((item[key], f"{where}.{key}" if where else str(key)))
         elif isinstance(item, list):
             for index in range(len(item) - 1, -1, -1):

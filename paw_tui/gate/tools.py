@@ -6,7 +6,7 @@ Unknown tools are mutating: a tool we cannot classify needs an active intent.
 from __future__ import annotations
 
 from paw_tui.core.handshake.names import READ_ONLY_TOOLS as PAW_READ_ONLY_TOOLS
-from paw_tui.core.handshake.names import SELECT_TOOL, named
+from paw_tui.core.handshake.names import REQUEST_SCOPE_TOOL, SELECT_TOOL, named
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -47,9 +47,16 @@ FILE_TOOLS = {
     "NotebookEdit": "notebook_path",
 }
 PATH_FIELDS = ("file_path", "notebook_path")
+TEXT_FIELDS = frozenset(
+    {"content", "old_string", "new_string", "new_source", "cell_id", "cell_type", "edit_mode"}
+)
+"""A known file tool's fields that hold text, never a path (at any depth: ``edits[i]``)."""
 
 READ_ONLY = "read_only"
 HANDSHAKE = "handshake"
+SCOPE_REQUEST = "scope_request"
+WRITES_NOTHING = (READ_ONLY, HANDSHAKE, SCOPE_REQUEST)
+"""Classes whose calls name no file to check or record."""
 SHELL = "shell"
 MUTATING = "mutating"
 
@@ -65,6 +72,8 @@ def classify(tool: str, governance: Governance | None = None) -> str:
             return SHELL
     if named(tool, SELECT_TOOL):
         return HANDSHAKE
+    if named(tool, REQUEST_SCOPE_TOOL):
+        return SCOPE_REQUEST
     if tool in READ_ONLY_TOOLS or any(named(tool, name) for name in PAW_READ_ONLY_TOOLS):
         return READ_ONLY
     if tool in SHELL_TOOLS:

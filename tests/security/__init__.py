@@ -1,1 +1,2 @@
-"""The attack corpus: one test per way an agent could get around paw-tui (see TABLE.md)."""
+"""The attack corpus: one test per way an agent could get around paw-tui (the table is the
+README's Security section)."""

@@ -127,7 +127,6 @@ ATTACKS: dict[str, tuple[str, str]] = {
         "ln .orchestration/active_intents.yaml src/x",
         "src/x",
     ),
-    "move a file into .git/hooks": ("mv src/a.py .git/hooks/pre-commit", ".git/hooks/pre-commit"),
     "append to the client's settings": (
         "echo '{}' >> .claude/settings.json",
         ".claude/settings.json",
@@ -164,6 +163,25 @@ def test_writes_outside_the_scope_fail(box: Confined, case: tuple[str, str]) -> 
     if not existed:
         assert not target.exists(), f"{rel} was created"
     assert (box.root / "src" / "a.py").exists()
+
+
+def test_git_directory_is_writable_and_drift_undoes_a_planted_hook(box: Confined) -> None:
+    """Known limit: ``git commit`` needs ``.git``, and Landlock cannot grant a directory but
+    one of its subdirectories, so a hook can be planted while the command runs. It runs only
+    inside this same boundary; drift detection removes it when the call ends, before the
+    person's next commit (the PostToolUse of the same call)."""
+    from .kit import post_bash_payload
+
+    command = "python3 -c \"import shutil; shutil.copy('src/a.py', '.git/hooks/pre-commit')\""
+    payload = bash_call(box.root, command)
+    assert_allowed(gate(payload))
+    done = box.shell(command)
+    assert done.returncode == 0, done.stderr
+    assert (box.root / ".git" / "hooks" / "pre-commit").exists()
+    post = gate(post_bash_payload(payload, done))
+    assert post.code == 0, post.err
+    assert not (box.root / ".git" / "hooks" / "pre-commit").exists()
+    assert ".git/hooks/pre-commit" in post.out
 
 
 def test_in_scope_work_and_git_commit_succeed(box: Confined) -> None:

@@ -4,7 +4,9 @@ The agent clients set variables in the environment of the shell commands their a
 (observed with the real binaries; ``reference/clients-observed.md``): Claude Code
 ``CLAUDECODE=1``, ``CLAUDE_CODE_SESSION_ID`` and ``AI_AGENT=claude-code_<version>_agent``; Gemini
 CLI ``GEMINI_CLI=1``; Codex ``CODEX_SESSION_ID``, ``CODEX_THREAD_ID``, ``CODEX_CI=1``,
-``CODEX_TOOL_CALL_ID``. Their hooks run without them (``AI_AGENT`` ends in ``_harness`` there).
+``CODEX_TOOL_CALL_ID``. Gemini's and Codex's hooks run without them; Claude Code's hooks keep
+``CLAUDECODE=1`` but get ``AI_AGENT=claude-code_<version>_harness``, which is what tells them
+apart from its Bash tool (seen with the real 2.1.330 binary).
 
 A command a person alone may run (approving, releasing a session, changing an intent's status,
 the supervisor instruction, granting scope) is refused when one is present. An agent can unset
@@ -26,11 +28,13 @@ MARKERS = (
 
 def agent_marker(environ: Mapping[str, str]) -> str | None:
     """``NAME=value`` of the first sign that this process runs inside an agent's tool call."""
+    agent = environ.get("AI_AGENT", "")
+    if agent.endswith("_harness"):
+        return None  # the client's own hook process
     for name in MARKERS:
         value = environ.get(name)
         if value:
             return f"{name}={value}"
-    agent = environ.get("AI_AGENT", "")
     if agent.endswith("_agent"):
         return f"AI_AGENT={agent}"
     return None

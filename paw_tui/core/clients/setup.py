@@ -203,10 +203,35 @@ def plan_claude_code(
     mcp_path = os.path.join(root, ".mcp.json")
     settings = _load_json_object(settings_path)
     mcp = _load_json_object(mcp_path)
-    return [
+    planned = [
         PlannedFile(settings_path, settings, merge_claude_settings(settings, gate_words)),
         PlannedFile(mcp_path, mcp, merge_mcp_config(mcp, words)),
     ]
+    shell_env = kernel_environment(root)
+    if shell_env:
+        # machine-specific (paths in this user's state directory): the local settings file
+        local_path = os.path.join(root, ".claude", "settings.local.json")
+        local = _load_json_object(local_path)
+        planned.append(PlannedFile(local_path, local, merge_env(local, shell_env, local_path)))
+    return planned
+
+
+def kernel_environment(root: str) -> dict[str, str]:
+    """What the client's shell needs to run confined (empty where the kernel cannot)."""
+    from paw_tui.core.confine import boundary
+
+    if not boundary.available():
+        return {}
+    return boundary.shell_environment(root)
+
+
+def merge_env(settings: dict[str, object], env: dict[str, str], path: str) -> dict[str, object]:
+    merged = dict(settings)
+    current = merged.get("env", {})
+    if not isinstance(current, dict):
+        raise ValidationError(f"'env' in {path} is not an object; nothing was changed.")
+    merged["env"] = {**current, **env}
+    return merged
 
 
 def apply(planned: list[PlannedFile]) -> list[str]:

@@ -7,10 +7,9 @@ reserves the intent for its session. A human approves or rejects it in the TUI o
 
 from __future__ import annotations
 
-import json
 import os
 
-from paw_tui.core.support.fsutil import atomic_write
+from paw_tui.core.handshake import request_files
 from paw_tui.core.workspace import layout
 
 TYPE_CHECKING = False
@@ -92,40 +91,27 @@ def new_request_id(now: float) -> str:
 
 
 def request_path(root: str, request_id: str) -> str:
-    if not request_id or "/" in request_id or "\\" in request_id or request_id.startswith("."):
-        raise ValueError(f"invalid approval request id {request_id!r}")
-    return os.path.join(layout.at(root, layout.APPROVALS), request_id + ".json")
+    return request_files.request_path(root, layout.APPROVALS, request_id, "approval request")
 
 
 def save_request(root: str, request: ApprovalRequest) -> None:
-    os.makedirs(layout.at(root, layout.APPROVALS), exist_ok=True)
-    data = json.dumps(request.to_dict(), ensure_ascii=False, indent=1).encode("utf-8")
-    atomic_write(request_path(root, request.id), data)
+    request_files.save(request_path(root, request.id), request.to_dict())
 
 
 def load_request(root: str, request_id: str) -> ApprovalRequest | None:
     try:
-        with open(request_path(root, request_id), "rb") as handle:
-            return ApprovalRequest.from_dict(json.loads(handle.read()))
-    except (OSError, ValueError, TypeError, AttributeError):
+        path = request_path(root, request_id)
+    except ValueError:
         return None
+    return request_files.load(path, ApprovalRequest.from_dict)
 
 
 def iter_requests(root: str) -> Iterator[ApprovalRequest]:
     """Every readable request, in arrival order."""
-    directory = layout.at(root, layout.APPROVALS)
-    try:
-        names = sorted(os.listdir(directory))
-    except OSError:
-        return
-    requests = []
-    for name in names:
-        if name.endswith(".json") and not name.startswith("."):
-            request = load_request(root, name[: -len(".json")])
-            if request is not None:
-                requests.append(request)
-    requests.sort(key=lambda request: (request.requested_at, request.id))
-    yield from requests
+    ids = request_files.request_ids(root, layout.APPROVALS)
+    found = [request for request in (load_request(root, i) for i in ids) if request is not None]
+    found.sort(key=lambda request: (request.requested_at, request.id))
+    yield from found
 
 
 def pending_requests(root: str) -> list[ApprovalRequest]:

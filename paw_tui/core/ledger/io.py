@@ -73,24 +73,10 @@ def write_at(fd: int, data: bytes, offset: int) -> int:
 
 
 def write_state_file(path: str, data: bytes) -> None:
-    """Replace ``path`` atomically, without a sync. Callers hold the ledger lock, so a fixed
-    per-process temporary name cannot collide (and ``tempfile`` is not imported)."""
-    temp = f"{path}.{os.getpid()}.tmp"
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | OPEN_FLAGS, 0o644)
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-    finally:
-        os.close(fd)
-    try:
-        os.replace(temp, path)
-    except OSError:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
-        raise
+    """Replace ``path`` atomically, without a sync (callers hold the ledger lock)."""
+    from paw_tui.core.support.fsutil import replace_unsynced
+
+    replace_unsynced(path, data)
 
 
 class Backwards:

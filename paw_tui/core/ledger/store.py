@@ -196,7 +196,7 @@ class Ledger(LedgerFiles):
             fields = caller_fields(record)
         except ValueError as error:
             raise LedgerError(f"Cannot append to the audit ledger {self.path}: {error}.") from None
-        self.signer  # a record that cannot be signed is refused before anything is touched
+        _ = self.signer  # a record that cannot be signed is refused before anything is touched
         lock = FileLock(self.lock_path, timeout=self.lock_timeout)
         try:
             lock.acquire()

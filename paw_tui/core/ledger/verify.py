@@ -28,9 +28,9 @@ from hashlib import sha256
 
 from paw_tui.core.ledger.io import EMPTY_HASH, LedgerError
 from paw_tui.core.ledger.records import split_mac
+from paw_tui.core.support.hashing import PREFIX as HASH_PREFIX
 from paw_tui.core.support.keyed import same
 from paw_tui.core.workspace.secret import load_key
-from paw_tui.core.support.hashing import PREFIX as HASH_PREFIX
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -54,6 +54,28 @@ def atomic_write(path: str, data: bytes) -> None:
         raise
 
 
+def replace_unsynced(path: str, data: bytes, mode: int = 0o644) -> None:
+    """Replace ``path`` with ``data`` atomically but without a sync (state that is rebuilt or
+    re-signed if lost: the ledger head, a drift snapshot, a confinement spec). The temporary
+    name is fixed per process, so callers hold a lock or own the file; a symlink planted at
+    that name is not followed."""
+    directory, name = os.path.split(os.path.abspath(path))
+    temp = os.path.join(directory, f".{name}.{os.getpid()}.tmp")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0) | _TEMP_FLAGS
+    fd = os.open(temp, flags & ~os.O_EXCL, mode)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    finally:
+        os.close(fd)
+    try:
+        os.replace(temp, path)
+    except BaseException:
+        _unlink_quietly(temp)
+        raise
+
+
 def create_new_file(path: str, data: bytes) -> bool:
     """Write ``path`` only when nothing is there; True when this call created it.
 

@@ -60,6 +60,11 @@ class WorkspaceState:
             self._policy = load_policy(self.root, signer=self._signer_or_none())
         return self._policy
 
+    def reload_policy(self) -> Policy:
+        """Read the policy again (after a shell command's changes to its files were undone)."""
+        self._policy = None
+        return self.policy
+
     @property
     def ledger(self) -> Ledger:
         if self._ledger is None:

@@ -79,7 +79,10 @@ class MainScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = shorten_home(self.root)
+        from paw_tui.core.confine.status import protection
+
+        # what holds the agents' shell commands: a few small reads and one system call
+        self.sub_title = f"{shorten_home(self.root)} · shell: {protection(self.root).kind}"
         self.query_one("#intents-table", DataTable).focus()
         self.watch_workspace()
 

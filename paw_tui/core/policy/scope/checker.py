@@ -17,6 +17,9 @@ if TYPE_CHECKING:
 
     from paw_tui.core.policy.scope.match import CompiledScope
 
+CHILD_PROBE = "\x00"
+"""A name no file can have: matched in place of "any entry of this directory"."""
+
 ALLOWED = "allowed"
 OUTSIDE_ROOT = "outside_root"
 PROTECTED = "protected"
@@ -198,16 +201,29 @@ class ScopeChecker:
         return decision
 
     def check_relative(
-        self, relative: str, *, subtree: bool = False, directory: bool = False
+        self,
+        relative: str,
+        *,
+        subtree: bool = False,
+        directory: bool = False,
+        contents: bool = False,
     ) -> ScopeDecision:
-        """Decide for an already normalised root-relative POSIX path (``""`` is the root)."""
+        """Decide for an already normalised root-relative POSIX path (``""`` is the root).
+
+        ``subtree``: everything below the path goes too, so a protected path or an excluding
+        pattern below it denies; ``contents``: only what is below it is written (``find DIR
+        -delete``), so DIR itself need not be owned.
+        """
         shown = relative or "."
-        rule = builtin_protection(relative, subtree=subtree)
+        rule = builtin_protection(relative, subtree=subtree or contents)
         if rule is not None:
             return ScopeDecision(PROTECTED, shown, self.intent_id, None, rule, self.scope_text)
         protected = self.protected
         if protected is not None:
             include, index = protected.match(relative)
+            if not (include and index is not None) and (subtree or contents):
+                below = protected.reaching_below(relative, True)
+                include, index = (True, below.index) if below is not None else (None, None)
             if include and index is not None:
                 return ScopeDecision(
                     PROTECTED,
@@ -217,9 +233,17 @@ class ScopeChecker:
                     protected.patterns[index],
                     self.scope_text,
                 )
-        include, index = self.scope.match(relative + "/" if directory else relative)
+        if contents:
+            probe = (relative + "/" if relative else "") + CHILD_PROBE
+            include, index = self.scope.match(probe)
+        else:
+            include, index = self.scope.match(relative + "/" if directory else relative)
         if index is None:
             return ScopeDecision(OUT_OF_SCOPE, shown, self.intent_id, None, None, self.scope_text)
+        if include and (subtree or contents):
+            excluded = self.scope.reaching_below(relative, False)
+            if excluded is not None:
+                include, index = False, excluded.index
         return ScopeDecision(
             ALLOWED if include else EXCLUDED,
             shown,

@@ -175,6 +175,21 @@ class CompiledScope:
         """The compiled patterns, in order."""
         return self._entries
 
+    def reaching_below(self, directory: str, include: bool) -> Entry | None:
+        """The first pattern including (or, ``include`` False, excluding) that could match a
+        path below ``directory`` (root-relative; ``""`` is the root). Judged by the pattern's
+        literal prefix: it never misses one, and may name one that matches nothing there."""
+        prefix = directory + "/" if directory else ""
+        if self.ignore_case:
+            prefix = prefix.lower()
+        for entry in self._entries:
+            if entry.include != include:
+                continue
+            literal = entry.literal.lower() if self.ignore_case else entry.literal
+            if literal.startswith(prefix) or prefix.startswith(literal):
+                return entry
+        return None
+
     def anchored(self) -> list[str]:
         """The patterns as handed to pathspec."""
         return [entry.anchored for entry in self._entries]

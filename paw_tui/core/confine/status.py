@@ -1,0 +1,72 @@
+"""Which protection holds a workspace's shell commands: the kernel boundary, or the gate and
+drift detection alone (said by ``doctor``, the TUI header and the ledger's shell records)."""
+
+from __future__ import annotations
+
+import json
+import os
+
+from paw_tui.core.confine import boundary
+
+KERNEL = "kernel boundary"
+HEURISTIC = "gate + drift detection"
+CLAUDE_SETTINGS = (".claude/settings.local.json", ".claude/settings.json")
+
+
+class Protection:
+    """``kind`` is :data:`KERNEL` or :data:`HEURISTIC`; ``detail`` says why, in one line."""
+
+    __slots__ = ("kind", "detail")
+
+    def __init__(self, kind: str, detail: str) -> None:
+        self.kind = kind
+        self.detail = detail
+
+    @property
+    def kernel(self) -> bool:
+        return self.kind == KERNEL
+
+    def to_dict(self) -> dict[str, object]:
+        return {"kind": self.kind, "kernel": self.kernel, "detail": self.detail}
+
+
+def configured_bash_env(root: str) -> str | None:
+    """The ``BASH_ENV`` the workspace's Claude Code settings give the shell tool, if any."""
+    for relative in CLAUDE_SETTINGS:
+        try:
+            with open(os.path.join(root, relative), encoding="utf-8") as handle:
+                data = json.load(handle)
+        except (OSError, ValueError):
+            continue
+        env = data.get("env") if isinstance(data, dict) else None
+        value = env.get("BASH_ENV") if isinstance(env, dict) else None
+        if isinstance(value, str) and value:
+            return value
+    return None
+
+
+def protection(root: str) -> Protection:
+    """What holds a shell call here: Landlock available and the client's shell wired to this
+    workspace's BASH_ENV file (``paw-tui install``), or the heuristic layers alone."""
+    from paw_tui.core.confine.landlock import abi_version
+
+    abi = abi_version()
+    if abi <= 0:
+        return Protection(HEURISTIC, "this kernel offers no Landlock: shell writes are checked "
+                          "by the gate and drift detection only")  # fmt: skip
+    wanted = boundary.bash_env_path(root)
+    configured = configured_bash_env(root)
+    if configured is None:
+        return Protection(
+            HEURISTIC,
+            f"Landlock ABI {abi} is available but the client's shell is not wired to it: "
+            "run 'paw-tui install claude-code'",
+        )
+    if os.path.abspath(configured) != os.path.abspath(wanted):
+        return Protection(
+            HEURISTIC,
+            f"BASH_ENV is {configured}, not this workspace's {wanted}: run 'paw-tui install'",
+        )
+    if not os.path.isfile(wanted):
+        return Protection(HEURISTIC, f"{wanted} is missing: run 'paw-tui install claude-code'")
+    return Protection(KERNEL, f"Landlock ABI {abi}: every shell call runs confined to its intent")

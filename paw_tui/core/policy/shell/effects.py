@@ -1,0 +1,106 @@
+"""The vocabulary of write effects shared by the modules that know programs' arguments.
+
+A :class:`Hit` is one path a command writes; :class:`Effects` collects a command's hits,
+the effects nobody can see (``opaque``) and the commands it runs itself (``nested``).
+:func:`copy_into` is the rule cp, mv, ln and install share: ``DEST/NAME`` when the
+destination is (or must be) a directory, else the destination itself.
+"""
+
+from __future__ import annotations
+
+from .expansion import Field, escape_pattern
+from .options import Options
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    Probe = Callable[[str], str]
+    Handler = Callable[[str, list[Field], "Effects", Probe], None]
+
+
+class Hit:
+    """One path a command writes."""
+
+    __slots__ = ("field", "how", "subtree", "directory")
+
+    def __init__(self, field: Field, how: str, subtree: bool, directory: bool) -> None:
+        self.field = field
+        self.how = how
+        self.subtree = subtree
+        self.directory = directory
+
+
+class Effects:
+    """What one command does to files."""
+
+    __slots__ = ("hits", "opaque", "nested", "known", "chdir", "links")
+
+    def __init__(self) -> None:
+        self.hits: list[Hit] = []
+        self.opaque: list[str] = []
+        # commands it runs: (argv, the fields standing for paths under a root, or None)
+        self.nested: list[tuple[list[Field], list[Field] | None]] = []
+        self.known = True
+        self.chdir: Field | None = None  # git -C DIR: paths are relative to DIR
+        self.links: list[tuple[Field, Field]] = []  # symbolic links made: (link, what it names)
+
+    def hit(self, field: Field, how: str, subtree: bool = False, directory: bool = False) -> None:
+        self.hits.append(Hit(field, how, subtree, directory))
+
+
+def join(base: Field, name: str) -> Field:
+    """``base/name`` as a field (``name`` is literal text)."""
+    text = base.text
+    joined = text + name if text.endswith("/") else text + "/" + name
+    pattern = None
+    if base.glob:
+        prefix = base.pattern or escape_pattern(text)
+        pattern = prefix + ("" if prefix.endswith("/") else "/") + escape_pattern(name)
+    return Field(joined, base.dynamic, base.glob, pattern)
+
+
+def basename(text: str) -> str:
+    return text.rstrip("/").rsplit("/", 1)[-1]
+
+
+def plain_operands(
+    eff: Effects, how: str, fields: list[Field], subtree: bool = False, directory: bool = False
+) -> None:
+    for field in fields:
+        eff.hit(field, how, subtree, directory)
+
+
+def copy_into(
+    eff: Effects,
+    how: str,
+    sources: list[Field],
+    dest: Field,
+    probe: Probe,
+    *,
+    as_dir: bool = False,
+    recursive: bool = False,
+    keep_path: bool = False,
+) -> None:
+    """Copy-like writes of ``sources`` to ``dest``: ``dest/NAME`` when ``dest`` is (or must
+    be) a directory, else ``dest`` itself (a subtree unless it is known to be a file)."""
+    kind = "" if dest.dynamic or dest.glob else probe(dest.text)
+    if as_dir or len(sources) > 1 or kind == "d":
+        for source in sources:
+            name = source.text.strip("/") if keep_path else basename(source.text)
+            if source.dynamic or source.glob or name in ("", ".", ".."):
+                eff.hit(dest, how, True)
+            else:
+                eff.hit(join(dest, name), how, recursive)
+        return
+    eff.hit(dest, how, recursive or kind != "f")
+
+
+def dest_and_sources(opts: Options) -> tuple[Field | None, list[Field], bool]:
+    """(destination, sources, destination is a directory) for cp/mv/ln/install."""
+    target = opts.value("t", "target-directory")
+    if target is not None:
+        return target, opts.operands, True
+    if len(opts.operands) < 2:
+        return None, opts.operands, False
+    return opts.operands[-1], opts.operands[:-1], False

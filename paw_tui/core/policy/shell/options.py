@@ -1,0 +1,276 @@
+"""Command-line options the way the programs read them, and the wrappers agents put in
+front of commands.
+
+:func:`getopt` follows GNU ``getopt_long``: grouped short options (``-rf``), values
+attached or in the next word (``-tDIR``, ``-t DIR``), optional values only attached
+(``-i.bak``, ``--in-place=.bak``), unambiguous long-option prefixes (``--target=D``),
+options after operands (GNU permutation) and ``--``. :func:`unwrap` strips ``sudo``,
+``doas``, ``env``, ``nice``, ``nohup``, ``time``, ``command``, ``builtin``, ``exec``,
+``timeout``, ``stdbuf``, ``ionice``, ``setsid``, ``chronic``, ``flock`` and ``xargs``
+(whose command runs with extra arguments nobody can see) down to the command that runs.
+"""
+
+from __future__ import annotations
+
+from .expansion import Field
+
+_EMPTY: frozenset[str] = frozenset()
+
+
+class Options:
+    """What :func:`getopt` found: ``(name, value)`` pairs (long names without dashes, short
+    ones as one letter) and the operands."""
+
+    __slots__ = ("found", "operands")
+
+    def __init__(self) -> None:
+        self.found: list[tuple[str, Field | None]] = []
+        self.operands: list[Field] = []
+
+    def has(self, *names: str) -> bool:
+        return any(name == found for found, _ in self.found for name in names)
+
+    def values(self, *names: str) -> list[Field]:
+        return [value for found, value in self.found if found in names and value is not None]
+
+    def value(self, *names: str) -> Field | None:
+        found = self.values(*names)
+        return found[-1] if found else None
+
+
+def getopt(
+    args: list[Field],
+    flags: str = "",
+    valued: str = "",
+    *,
+    long_flags: frozenset[str] = _EMPTY,
+    long_valued: frozenset[str] = _EMPTY,
+    optional: str = "",
+    long_optional: frozenset[str] = _EMPTY,
+    permute: bool = True,
+) -> Options:
+    """Parse ``args``; unknown options count as flags. ``flags`` is informational: any letter
+    not in ``valued``/``optional`` is a flag."""
+    result = Options()
+    known_long = long_flags | long_valued | long_optional
+    index = 0
+    count = len(args)
+    while index < count:
+        field = args[index]
+        text = field.text
+        index += 1
+        if field.dynamic or len(text) < 2 or text[0] != "-":
+            result.operands.append(field)
+            if not permute:
+                result.operands.extend(args[index:])
+                break
+            continue
+        if text == "--":
+            result.operands.extend(args[index:])
+            break
+        if text.startswith("--"):
+            name, eq, value = text[2:].partition("=")
+            if name not in known_long:
+                matches = [known for known in known_long if known.startswith(name)]
+                if len(matches) == 1:
+                    name = matches[0]
+            if eq:
+                result.found.append((name, Field(value, field.dynamic, field.glob)))
+            elif name in long_valued and index < count:
+                result.found.append((name, args[index]))
+                index += 1
+            else:
+                result.found.append((name, None))
+            continue
+        position = 1
+        while position < len(text):
+            letter = text[position]
+            position += 1
+            if letter in valued:
+                if position < len(text):
+                    result.found.append((letter, Field(text[position:], field.dynamic)))
+                elif index < count:
+                    result.found.append((letter, args[index]))
+                    index += 1
+                else:
+                    result.found.append((letter, None))
+                break
+            if letter in optional:
+                result.found.append(
+                    (letter, Field(text[position:]) if position < len(text) else None)
+                )
+                break
+            result.found.append((letter, None))
+    return result
+
+
+# name: (value-taking short letters, value-taking long options, flags ending the options
+# when the wrapper runs no command)
+_WRAPPERS: dict[str, tuple[str, frozenset[str]]] = {
+    "sudo": (
+        "CDghpRrTtUu",
+        frozenset(
+            {
+                "close-from",
+                "chdir",
+                "group",
+                "host",
+                "prompt",
+                "role",
+                "type",
+                "other-user",
+                "user",
+                "chroot",
+                "command-timeout",
+            }
+        ),
+    ),
+    "doas": ("uC", _EMPTY),
+    "env": (
+        "uCS",
+        frozenset(
+            {"unset", "chdir", "split-string", "block-signal", "default-signal", "ignore-signal"}
+        ),
+    ),
+    "nice": ("n", frozenset({"adjustment"})),
+    "nohup": ("", _EMPTY),
+    "time": ("fo", frozenset({"format", "output"})),
+    "builtin": ("", _EMPTY),
+    "exec": ("a", _EMPTY),
+    "timeout": ("ks", frozenset({"kill-after", "signal"})),
+    "stdbuf": ("ioe", frozenset({"input", "output", "error"})),
+    "ionice": ("cnpPu", frozenset({"class", "classdata", "pid", "pgid", "uid"})),
+    "setsid": ("", _EMPTY),
+    "chronic": ("", _EMPTY),
+    "command": ("", _EMPTY),
+    "flock": ("Ewc", frozenset({"conflict-exit-code", "timeout", "wait", "command"})),
+    "xargs": (
+        "adEILnPs",
+        frozenset(
+            {
+                "arg-file",
+                "delimiter",
+                "eof",
+                "max-lines",
+                "max-args",
+                "max-procs",
+                "max-chars",
+                "process-slot-var",
+                "replace",
+            }
+        ),
+    ),
+}
+WRAPPERS = frozenset(_WRAPPERS)
+
+
+class Unwrapped:
+    """The command a wrapped command line runs, and what the wrappers add."""
+
+    __slots__ = ("argv", "wrappers", "assigns", "chdir", "extra_args", "writes", "script", "query")
+
+    def __init__(self, argv: list[Field]) -> None:
+        self.argv = argv
+        self.wrappers: list[str] = []
+        self.assigns: list[str] = []  # NAME=VALUE given to env/sudo
+        self.chdir: Field | None = None  # env -C DIR, sudo -D DIR
+        self.extra_args = False  # xargs: more arguments come from stdin
+        self.writes: list[tuple[Field, str]] = []  # time -o F, flock F
+        self.script: Field | None = None  # flock -c CMD: a shell command line
+        self.query = False  # command -v / -V: names a command, runs nothing
+
+
+def _basename(text: str) -> str:
+    return text.rsplit("/", 1)[-1]
+
+
+def unwrap(argv: list[Field]) -> Unwrapped:
+    """Strip the wrappers at the front of ``argv``."""
+    result = Unwrapped(argv)
+    while argv and not argv[0].dynamic:
+        name = _basename(argv[0].text)
+        spec = _WRAPPERS.get(name)
+        if spec is None:
+            break
+        valued, long_valued = spec
+        opts = getopt(argv[1:], valued=valued, long_valued=long_valued, permute=False)
+        if name == "command" and opts.has("v", "V"):
+            result.query = True
+            return result
+        if name == "sudo" and opts.has("e", "edit", "l", "list", "V", "v", "version", "validate"):
+            result.wrappers.append(name)
+            rest = _environment(name, opts, result)
+            result.argv = [Field("sudoedit")] + rest if opts.has("e", "edit") else []
+            return result
+        rest = _AFTER.get(name, _nothing)(name, opts, result)
+        result.wrappers.append(name)
+        argv = rest
+        result.argv = argv
+    return result
+
+
+def _nothing(name: str, opts: Options, result: Unwrapped) -> list[Field]:
+    return opts.operands
+
+
+def _environment(name: str, opts: Options, result: Unwrapped) -> list[Field]:
+    """sudo and env: NAME=VALUE words, a directory, env -S's split string."""
+    rest = opts.operands
+    while rest and not rest[0].dynamic and _is_assignment(rest[0].text):
+        result.assigns.append(rest[0].text)
+        rest = rest[1:]
+    directory = opts.value("C", "chdir") if name == "env" else opts.value("D", "chdir")
+    if directory is not None:
+        result.chdir = directory
+    split = opts.value("S", "split-string") if name == "env" else None
+    if split is not None:
+        rest = [Field(piece, split.dynamic) for piece in split.text.split()] + rest
+    return rest
+
+
+def _is_assignment(text: str) -> bool:
+    return "=" in text and text.split("=", 1)[0].replace("_", "a").isalnum()
+
+
+def _timeout(name: str, opts: Options, result: Unwrapped) -> list[Field]:
+    return opts.operands[1:]  # after the duration
+
+
+def _time(name: str, opts: Options, result: Unwrapped) -> list[Field]:
+    output = opts.value("o", "output")
+    if output is not None:
+        result.writes.append((output, "time"))
+    return opts.operands
+
+
+def _flock(name: str, opts: Options, result: Unwrapped) -> list[Field]:
+    rest = opts.operands
+    if rest and not (len(rest) == 1 and rest[0].text.isdigit()):  # flock 9: a descriptor
+        result.writes.append((rest[0], "flock"))
+        rest = rest[1:]
+    command = opts.value("c", "command")
+    if command is None and rest and rest[0].text in ("-c", "--command"):
+        command = rest[1] if len(rest) > 1 else None
+        rest = []
+    if command is not None:
+        result.script = command
+    return rest
+
+
+def _xargs(name: str, opts: Options, result: Unwrapped) -> list[Field]:
+    result.extra_args = True
+    rest = opts.operands or [Field("echo")]
+    replace = opts.value("I", "replace") or (Field("{}") if opts.has("i") else None)
+    if replace is not None and replace.text:  # words holding it become input lines
+        rest = [Field(f.text, True) if replace.text in f.text else f for f in rest]
+    return rest
+
+
+_AFTER = {
+    "sudo": _environment,
+    "env": _environment,
+    "timeout": _timeout,
+    "time": _time,
+    "flock": _flock,
+    "xargs": _xargs,
+}

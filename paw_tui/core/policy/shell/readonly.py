@@ -1,0 +1,208 @@
+"""Which commands only read: an allowlist, with the options that would make them write or run
+programs ruled out.
+
+:func:`read_only_command` answers for one command (its name and expanded arguments, after
+wrappers such as ``time`` and ``timeout`` are stripped). Anything not listed is not
+read-only: ``less`` and ``more`` (they run commands), ``awk``, interpreters, editors.
+``sed`` counts when it edits nothing in place and its script has no ``w``/``e``; ``find``
+when it has no ``-delete``, ``-fprint*``/``-fls`` and runs with ``-exec``/``-execdir`` only
+commands from :data:`SAFE_WITH_ANY_ARGS`; ``xargs`` only with those.
+"""
+
+from __future__ import annotations
+
+from .expansion import Field
+from .options import getopt
+
+# read-only whatever their arguments (so also with arguments nobody can see: xargs, find -exec)
+SAFE_WITH_ANY_ARGS = frozenset(
+    {
+        "ls",
+        "cat",
+        "head",
+        "tail",
+        "grep",
+        "egrep",
+        "fgrep",
+        "wc",
+        "file",
+        "stat",
+        "du",
+        "basename",
+        "dirname",
+        "realpath",
+        "readlink",
+        "sha256sum",
+        "md5sum",
+        "sha1sum",
+        "sha224sum",
+        "sha384sum",
+        "sha512sum",
+        "b2sum",
+        "cksum",
+        "echo",
+        "true",
+        "false",
+        "nl",
+        "cut",
+        "cmp",
+        "diff",
+        "tac",
+        "rev",
+        "strings",
+        "od",
+        "hexdump",
+    }
+)
+_PLAIN = SAFE_WITH_ANY_ARGS | frozenset(
+    {
+        "pwd",
+        "which",
+        "type",
+        "df",
+        "test",
+        "[",
+        "whoami",
+        "id",
+        "uname",
+        "tr",
+        "jq",
+        "printenv",
+        ":",
+        "seq",
+        "paste",
+        "comm",
+        "fold",
+        "expand",
+        "unexpand",
+        "column",
+        "nproc",
+        "arch",
+        "tty",
+        "groups",
+        "locale",
+        "logname",
+        "sleep",
+        "expr",
+        "cd",
+        "pushd",
+        "popd",
+        "dirs",
+        "read",
+        "exit",
+        "tree",
+        "env",
+        "set",
+    }
+)
+_STANDARD_DIRS = (
+    "/bin/",
+    "/usr/bin/",
+    "/usr/local/bin/",
+    "/sbin/",
+    "/usr/sbin/",
+    "/opt/homebrew/bin/",
+)
+_HOSTNAME_FLAGS = frozenset(
+    {
+        "-s",
+        "-f",
+        "-i",
+        "-I",
+        "-d",
+        "-a",
+        "-A",
+        "--short",
+        "--fqdn",
+        "--long",
+        "--ip-address",
+        "--all-ip-addresses",
+        "--alias",
+        "--domain",
+        "--all-fqdns",
+    }
+)
+
+
+def trusted_name(text: str) -> str | None:
+    """The command name to judge: a bare name, or a path in a standard binary directory
+    (``./ls`` could be anything)."""
+    if "/" not in text:
+        return text
+    for directory in _STANDARD_DIRS:
+        if text.startswith(directory) and "/" not in text[len(directory) :]:
+            return text[len(directory) :]
+    return None
+
+
+def read_only_command(name: str, args: list[Field]) -> bool:
+    texts = [field.text for field in args]
+    if name == "git":
+        from .git import git_read_only
+
+        return git_read_only(args)
+    if name == "rg":
+        return not any(text.startswith(("--pre", "--hostname-bin")) for text in texts)
+    if name == "find":
+        from .archives import read_find
+
+        found = read_find(args)
+        if found.deletes or found.writes or found.other:
+            return False
+        return all(
+            words and not words[0].dynamic and trusted_name(words[0].text) in SAFE_WITH_ANY_ARGS
+            for words in found.runs
+        )
+    if name == "sed":
+        return _sed_reads(args)
+    if name == "sort":
+        return not any(
+            text.startswith(("-o", "--output", "--compress-program"))
+            or (text.startswith("-") and not text.startswith("--") and "o" in text)
+            for text in texts
+        )
+    if name == "uniq":
+        return len(getopt(args, valued="fsw").operands) <= 1
+    if name == "date":
+        return not any(text.startswith(("-s", "--set")) for text in texts)
+    if name == "hostname":
+        return all(text in _HOSTNAME_FLAGS for text in texts)
+    if name == "printf":
+        return not texts or texts[0] != "-v"
+    if name == "tree":
+        return not any(text in ("-o", "-R") or text.startswith("--output") for text in texts)
+    if name == "file":
+        return not any(
+            text.startswith("-") and not text.startswith("--") and "C" in text for text in texts
+        )
+    if name == "command":
+        return bool(texts) and texts[0] in ("-v", "-V")
+    if name == "env":
+        return not any("=" in text and not text.startswith("-") for text in texts)
+    return name in _PLAIN
+
+
+def _sed_reads(args: list[Field]) -> bool:
+    from .scripts import sed_script
+
+    opts = getopt(
+        args,
+        valued="efl",
+        optional="i",
+        long_valued=frozenset({"expression", "file", "line-length"}),
+        long_optional=frozenset({"in-place"}),
+    )
+    if opts.has("i", "in-place", "f", "file"):
+        return False
+    scripts = opts.values("e", "expression")
+    if not scripts:
+        if not opts.operands:
+            return False
+        scripts = opts.operands[:1]
+    for script in scripts:
+        if script.dynamic:
+            return False
+        found = sed_script(script.text)
+        if found is None or found[0] or found[1]:
+            return False
+    return True

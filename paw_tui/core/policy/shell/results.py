@@ -1,0 +1,108 @@
+"""What an analysis returns: :class:`ShellTarget`, :class:`Argv` and :class:`ShellAnalysis`."""
+
+from __future__ import annotations
+
+
+class ShellTarget:
+    """A path a command writes.
+
+    ``path`` is the word as bash produces it (quotes removed, braces and tildes expanded;
+    for copies into a directory, ``DIR/NAME``), relative to ``cwd`` unless absolute.
+    ``how`` names the operation (``redirect``, ``tee``, ``cp``, ``rm``, ``git``, ...);
+    ``subtree``: everything under the path goes along (``rm -r``, ``mv``, ``rmdir``, extraction
+    into a directory, ``find -delete``); ``directory``: the command creates it as a directory;
+    ``dynamic``: the path (or its directory) holds an expansion nobody can know before the
+    command runs, and ``path`` shows its source text; ``glob``: the path has unquoted glob
+    characters, and ``pattern`` is the glob to expand (quoted characters escaped).
+    """
+
+    __slots__ = ("path", "cwd", "how", "subtree", "directory", "dynamic", "glob", "pattern")
+
+    def __init__(
+        self,
+        path: str,
+        cwd: str,
+        how: str,
+        subtree: bool = False,
+        directory: bool = False,
+        dynamic: bool = False,
+        glob: bool = False,
+        pattern: str | None = None,
+    ) -> None:
+        self.path = path
+        self.cwd = cwd
+        self.how = how
+        self.subtree = subtree
+        self.directory = directory
+        self.dynamic = dynamic
+        self.glob = glob
+        self.pattern = pattern if glob else None
+
+    def key(self) -> tuple[str, str, str, bool, bool, bool, bool]:
+        return (
+            self.path,
+            self.cwd,
+            self.how,
+            self.subtree,
+            self.directory,
+            self.dynamic,
+            self.glob,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ShellTarget):
+            return NotImplemented
+        return self.key() == other.key()
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def __repr__(self) -> str:
+        flags = "".join(
+            f", {name}=True"
+            for name in ("subtree", "directory", "dynamic", "glob")
+            if getattr(self, name)
+        )
+        return f"ShellTarget({self.path!r}, cwd={self.cwd!r}, how={self.how!r}{flags})"
+
+
+class Argv(list[str]):
+    """A command's arguments; ``extra_args`` when it runs with more that nobody can see
+    (``xargs CMD``, ``find -exec CMD {}``)."""
+
+    __slots__ = ("extra_args",)
+
+    def __init__(self, words: list[str], extra_args: bool = False) -> None:
+        super().__init__(words)
+        self.extra_args = extra_args
+
+    def __repr__(self) -> str:
+        return f"Argv({list(self)!r}{', extra_args=True' if self.extra_args else ''})"
+
+
+class ShellAnalysis:
+    """Everything :func:`analyse` found in one command line.
+
+    ``error``: bash would refuse it as a syntax error (one sentence), and nothing else is
+    filled in. ``targets``: the paths it writes, in order, without repeats. ``read_only``: it
+    provably only reads. ``commands``: every simple command's arguments, wrappers stripped,
+    nested ones included. ``opaque``: names of commands that may write files nobody can name
+    from the command line (interpreters, build tools, unknown programs, ``eval $x``, ...).
+    """
+
+    __slots__ = ("targets", "error", "read_only", "commands", "opaque")
+
+    def __init__(self) -> None:
+        self.targets: list[ShellTarget] = []
+        self.error: str | None = None
+        self.read_only = False
+        self.commands: list[Argv] = []
+        self.opaque: list[str] = []
+
+    def __repr__(self) -> str:
+        if self.error is not None:
+            return f"ShellAnalysis(error={self.error!r})"
+        return (
+            f"ShellAnalysis(targets={self.targets!r}, read_only={self.read_only}, "
+            f"commands={self.commands!r}, opaque={self.opaque!r})"
+        )

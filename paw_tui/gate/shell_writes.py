@@ -1,0 +1,108 @@
+"""What a shell command writes, for the gate: the parser's targets made checkable.
+
+A glob is checked as what it matches now (bash keeps the pattern's text when nothing does);
+``find DIR -delete`` as the contents of DIR; a name ``mktemp`` makes in the system temporary
+directory, and what is written in or below it (``tmp=$(mktemp -d); cp f "$tmp/"``), is not
+checked: a fresh name can clobber nothing.
+
+A path known only when the command runs (``> "$f"``, ``sed -i "$f"``) is not checked here:
+the kernel boundary holds it where there is one, and drift detection records it (and undoes
+it on a protected file) everywhere. Two kinds are refused instead, because what they destroy
+cannot be put back: removing or moving such a path (``rm -rf "$D"``, ``xargs rm``), and any
+write in a working directory known only when it runs (``cd -`` without ``$OLDPWD``,
+``cd "$DIR" && rm x``).
+"""
+
+from __future__ import annotations
+
+import os
+
+from paw_tui.gate.targets import RawTarget
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from paw_tui.core.policy.shell.results import ShellAnalysis, ShellTarget
+
+MAX_GLOB_MATCHES = 10_000
+"""Paths one command's globs may match; more is refused (fail closed) rather than sampled."""
+CONTENTS_OF = frozenset({"find-delete"})
+DESTROYS = frozenset({"rm", "rmdir", "mv", "find-delete", "shred", "unlink"})
+"""Operations whose damage drift detection cannot undo outside the protected files."""
+
+
+class UncheckableWrite(ValueError):
+    """A write the gate cannot place; the call is denied with this sentence."""
+
+
+def _temp_dirs(environ: Mapping[str, str]) -> tuple[str, ...]:
+    import tempfile
+
+    found = {"/tmp", "/var/tmp", tempfile.gettempdir()}
+    for name in ("TMPDIR", "TMP", "TEMP"):
+        value = environ.get(name)
+        if value:
+            found.add(value)
+    return tuple(os.path.normpath(path) for path in found)
+
+
+def _fresh_temp(target: ShellTarget, environ: Mapping[str, str]) -> bool:
+    from paw_tui.core.policy.shell.tempfiles import is_fresh_temp_name
+
+    path = os.path.normpath(os.path.join(target.cwd, target.path))
+    return is_fresh_temp_name(path, _temp_dirs(environ))
+
+
+def _unknown_directory(target: ShellTarget) -> bool:
+    return "$" in target.cwd or "`" in target.cwd
+
+
+def write_targets(analysis: ShellAnalysis, environ: Mapping[str, str]) -> list[RawTarget]:
+    """Every path ``analysis`` says the command writes, globs expanded; raises
+    :class:`UncheckableWrite` when one cannot be placed."""
+    from paw_tui.core.policy.shell.analysis import expand_glob
+
+    for name in analysis.opaque:
+        words = name.split()
+        if len(words) >= 2 and words[0] == "xargs" and words[1] in DESTROYS:
+            raise UncheckableWrite(
+                f"{name} on paths known only when the command runs; name the paths (or use "
+                "find ... -delete) so their scope can be checked"
+            )
+    found: list[RawTarget] = []
+    matched = 0
+    for target in analysis.targets:
+        if _unknown_directory(target) and not os.path.isabs(target.path):
+            raise UncheckableWrite(
+                f"the command writes {target.path} in a directory known only when it runs "
+                f"({target.cwd}); use a path from the workspace root"
+            )
+        if target.dynamic:
+            if target.how in DESTROYS:
+                raise UncheckableWrite(
+                    f"{target.how} of {target.path}, a path known only when the command runs; "
+                    "name the path so its scope can be checked"
+                )
+            continue  # known only when it runs: the boundary and drift detection see it
+        if _fresh_temp(target, environ):
+            continue
+        contents = target.how in CONTENTS_OF
+        paths = expand_glob(target) if target.glob else [target.path]
+        matched += len(paths)
+        if matched > MAX_GLOB_MATCHES:
+            raise UncheckableWrite(
+                f"the command's globs match more than {MAX_GLOB_MATCHES:,} paths; "
+                "name fewer at a time"
+            )
+        for path in paths:
+            found.append(
+                RawTarget(
+                    path,
+                    target.cwd,
+                    subtree=target.subtree or contents,
+                    directory=target.directory,
+                    contents=contents,
+                )
+            )
+    return found

@@ -1,0 +1,233 @@
+"""How to run each client offline: its user config, environment and command line.
+
+A :class:`Driver` knows one client kind. ``setup`` writes the user-level config into the fresh
+``home`` (never the workspace: project files are the test's business), ``env`` returns the
+variables that point the client at the mock and switch off its network extras, and ``argv``
+builds the non-interactive command. :data:`DRIVERS` maps a kind to its driver.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import ClassVar
+
+from .mock_claude import ClaudeMock
+from .mock_codex import CodexMock
+from .mock_gemini import GeminiMock
+from .mockbase import MockServer
+
+BASE_ENV_KEYS = ("PATH", "LANG", "LC_ALL", "TZ")
+
+
+def base_env(home: Path) -> dict[str, str]:
+    """A minimal environment: nothing of the caller's agent, proxy or credential variables."""
+    env = {key: os.environ[key] for key in BASE_ENV_KEYS if key in os.environ}
+    env.setdefault("PATH", "/usr/local/bin:/usr/bin:/bin")
+    env.setdefault("LANG", "C.UTF-8")
+    env.update(
+        {
+            "HOME": str(home),
+            "USER": os.environ.get("USER", "root"),
+            "SHELL": "/bin/bash",
+            "TERM": "dumb",
+            "NO_COLOR": "1",
+            "NO_PROXY": "127.0.0.1,localhost",
+            "no_proxy": "127.0.0.1,localhost",
+            "TMPDIR": str(home / "tmp"),
+        }
+    )
+    (home / "tmp").mkdir(parents=True, exist_ok=True)
+    return env
+
+
+@dataclass
+class Driver:
+    kind: ClassVar[str] = ""
+    mock_class: ClassVar[type[MockServer]] = MockServer
+
+    def setup(self, home: Path, workspace: Path, mock_url: str, trust: bool) -> None:
+        raise NotImplementedError
+
+    def env(self, home: Path, workspace: Path, mock_url: str) -> dict[str, str]:
+        raise NotImplementedError
+
+    def argv(self, binary: Path, prompt: str, extra_args: list[str]) -> list[str]:
+        raise NotImplementedError
+
+
+@dataclass
+class ClaudeDriver(Driver):
+    """``claude -p`` with stream-json output, ``acceptEdits`` and an allow list for the rest."""
+
+    kind: ClassVar[str] = "claude"
+    mock_class: ClassVar[type[MockServer]] = ClaudeMock
+    permission_mode: str = "acceptEdits"
+    allowed_tools: tuple[str, ...] = ("Bash", "mcp__probe")
+
+    def setup(self, home: Path, workspace: Path, mock_url: str, trust: bool) -> None:
+        state: dict[str, object] = {
+            "hasCompletedOnboarding": True,
+            "numStartups": 1,
+            "autoUpdates": False,
+            "bypassPermissionsModeAccepted": True,
+            # the key the "custom API key" question records (last 20 characters of the key)
+            "customApiKeyResponses": {"approved": ["dummy"], "rejected": []},
+        }
+        if trust:
+            state["projects"] = {
+                str(workspace): {
+                    "hasTrustDialogAccepted": True,
+                    "hasCompletedProjectOnboarding": True,
+                }
+            }
+        (home / ".claude.json").write_text(json.dumps(state, indent=2), encoding="utf-8")
+        (home / ".claude").mkdir(exist_ok=True)
+
+    def env(self, home: Path, workspace: Path, mock_url: str) -> dict[str, str]:
+        env = base_env(home)
+        env.update(
+            {
+                "ANTHROPIC_BASE_URL": mock_url,
+                "ANTHROPIC_API_KEY": "dummy",
+                "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+                "DISABLE_AUTOUPDATER": "1",
+                "DISABLE_TELEMETRY": "1",
+                "DISABLE_ERROR_REPORTING": "1",
+                "CLAUDE_CODE_ENABLE_TELEMETRY": "0",
+                "CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL": "1",
+            }
+        )
+        return env
+
+    def argv(self, binary: Path, prompt: str, extra_args: list[str]) -> list[str]:
+        argv = [
+            str(binary),
+            "-p",
+            prompt,
+            "--output-format",
+            "stream-json",
+            "--verbose",
+            "--permission-mode",
+            self.permission_mode,
+        ]
+        if self.allowed_tools:
+            argv += ["--allowedTools", ",".join(self.allowed_tools)]
+        return argv + extra_args
+
+
+@dataclass
+class GeminiDriver(Driver):
+    """``gemini -p`` with stream-json output and ``--approval-mode yolo``."""
+
+    kind: ClassVar[str] = "gemini"
+    mock_class: ClassVar[type[MockServer]] = GeminiMock
+    approval_mode: str = "yolo"
+
+    def setup(self, home: Path, workspace: Path, mock_url: str, trust: bool) -> None:
+        gemini = home / ".gemini"
+        gemini.mkdir(parents=True, exist_ok=True)
+        settings = {
+            "security": {"auth": {"selectedType": "gemini-api-key"}},
+            # current names: the old disableAutoUpdate / disableUpdateNag get migrated (rewritten)
+            "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
+            "privacy": {"usageStatisticsEnabled": False},
+            "telemetry": {"enabled": False, "logPrompts": False},
+            "ui": {"hideTips": True, "hideBanner": True},
+        }
+        (gemini / "settings.json").write_text(json.dumps(settings, indent=2), encoding="utf-8")
+        if trust:
+            trusted = {str(workspace): "TRUST_FOLDER"}
+            (gemini / "trustedFolders.json").write_text(
+                json.dumps(trusted, indent=2), encoding="utf-8"
+            )
+
+    def env(self, home: Path, workspace: Path, mock_url: str) -> dict[str, str]:
+        env = base_env(home)
+        env.update(
+            {
+                "GOOGLE_GEMINI_BASE_URL": mock_url,
+                "GEMINI_API_KEY": "dummy",
+                "GEMINI_CLI_NO_RELAUNCH": "true",
+                "GEMINI_TELEMETRY_ENABLED": "false",
+            }
+        )
+        return env
+
+    def argv(self, binary: Path, prompt: str, extra_args: list[str]) -> list[str]:
+        return [
+            str(binary),
+            "-p",
+            prompt,
+            "--output-format",
+            "stream-json",
+            "--approval-mode",
+            self.approval_mode,
+            *extra_args,
+        ]
+
+
+@dataclass
+class CodexDriver(Driver):
+    """``codex exec --json`` against ``[model_providers.mock]``; ``workspace-write`` sandbox."""
+
+    kind: ClassVar[str] = "codex"
+    mock_class: ClassVar[type[MockServer]] = CodexMock
+    sandbox_mode: str = "workspace-write"
+    approval_policy: str = "never"
+    model: str = "gpt-5.5"
+    extra_toml: str = ""
+    features: dict[str, bool] = field(default_factory=lambda: {"plugins": False})
+
+    def codex_home(self, home: Path) -> Path:
+        return home / ".codex"
+
+    def setup(self, home: Path, workspace: Path, mock_url: str, trust: bool) -> None:
+        codex_home = self.codex_home(home)
+        codex_home.mkdir(parents=True, exist_ok=True)
+        features = "\n".join(f"{k} = {str(v).lower()}" for k, v in self.features.items())
+        lines = [
+            f"model = {json.dumps(self.model)}",
+            'model_provider = "mock"',
+            f"approval_policy = {json.dumps(self.approval_policy)}",
+            f"sandbox_mode = {json.dumps(self.sandbox_mode)}",
+            "check_for_update_on_startup = false",
+            "",
+            "[model_providers.mock]",
+            'name = "mock"',
+            f"base_url = {json.dumps(mock_url + '/v1')}",
+            'wire_api = "responses"',
+            'env_key = "MOCK_API_KEY"',
+            "request_max_retries = 0",
+            "stream_max_retries = 0",
+            "stream_idle_timeout_ms = 30000",
+            "",
+            "[features]",
+            features,
+            "",
+            "[analytics]",
+            "enabled = false",
+            "",
+        ]
+        if trust:
+            lines += [f"[projects.{json.dumps(str(workspace))}]", 'trust_level = "trusted"', ""]
+        if self.extra_toml:
+            lines.append(self.extra_toml)
+        (codex_home / "config.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    def env(self, home: Path, workspace: Path, mock_url: str) -> dict[str, str]:
+        env = base_env(home)
+        env.update({"CODEX_HOME": str(self.codex_home(home)), "MOCK_API_KEY": "dummy"})
+        return env
+
+    def argv(self, binary: Path, prompt: str, extra_args: list[str]) -> list[str]:
+        return [str(binary), "exec", "--json", "--skip-git-repo-check", *extra_args, prompt]
+
+
+DRIVERS: dict[str, type[Driver]] = {
+    "claude": ClaudeDriver,
+    "gemini": GeminiDriver,
+    "codex": CodexDriver,
+}
