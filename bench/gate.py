@@ -94,7 +94,7 @@ def main() -> int:
                 [
                     python,
                     "-c",
-                    "import json; from paw_tui.core.clients.setup import gate_command; "
+                    "import json; from paw_tui.core.clients.commands import gate_command; "
                     "print(json.dumps(gate_command()))",
                 ],
                 check=True,

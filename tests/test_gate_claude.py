@@ -129,7 +129,12 @@ def test_session_start_injects_the_mandate_and_selectable_intents(root: Path) ->
     result = run_gate(claude_payload("session_start_startup", root), cwd=root)
     assert result.code == 0
     data = result.json
-    assert set(data) == {"hookSpecificOutput"}
+    assert set(data) == {"hookSpecificOutput", "systemMessage"}
+    # the person is told too, not only the model
+    assert str(data["systemMessage"]).startswith(
+        "paw-tui governs this repository: 4 intent(s) can be selected "
+        "(INT-001, INT-002, INT-006, INT-007); the agent selects one before it changes any file."
+    )
     specific = data["hookSpecificOutput"]
     assert isinstance(specific, dict)
     assert set(specific) == {"hookEventName", "additionalContext"}
@@ -143,7 +148,21 @@ def test_session_start_injects_the_mandate_and_selectable_intents(root: Path) ->
     for not_selectable in ("INT-003", "INT-004", "INT-005"):
         assert not_selectable not in context
     assert "<intent_context" not in context
+    assert "ToolSearch" in context  # how this client reaches a deferred MCP tool
     assert records(root) == []  # context is not a decision
+
+
+def test_session_start_warns_the_person_when_the_paw_server_was_declined(root: Path) -> None:
+    """Declining "New MCP server found: paw" disables the handshake: the person hears it at
+    session start, and every deny tells the model why it cannot select."""
+    local = root / ".claude" / "settings.local.json"
+    local.parent.mkdir(exist_ok=True)
+    local.write_text('{"disabledMcpjsonServers": ["paw"]}', encoding="utf-8")
+    started = run_gate(claude_payload("session_start_startup", root), cwd=root)
+    assert "the paw MCP server is disabled" in str(started.json["systemMessage"])
+    denied = gate(write_payload(root, "src/auth/a.py"))
+    assert denied.denied
+    assert "The paw MCP server is disabled in this project" in (denied.reason or "")
 
 
 def test_user_prompt_submit_after_selection_carries_the_intent_context(root: Path) -> None:

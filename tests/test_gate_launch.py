@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from paw_tui.core.clients.setup import gate_command, launcher_path
+from paw_tui.core.clients.commands import gate_command, launcher_path
 
 
 def write_payload(root: Path) -> bytes:

@@ -4,21 +4,23 @@ from __future__ import annotations
 
 import json
 import re
-import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from gatekit import PAW, paw_state_dir, root
+from gatekit import paw_state_dir, root
 
-from paw_tui.core.clients.setup import POST_TOOL_MATCHER, PRE_TOOL_MATCHER, gate_command
+from paw_tui.core.clients.claude_code import POST_TOOL_MATCHER, paw_tool_rules, pre_tool_matcher
+from paw_tui.core.clients.commands import portable_hook_command, portable_mcp_command
 
 if TYPE_CHECKING:
     from conftest import CliResult, RunCli, RunSubprocess, Workspace
 
-# The hook runs the gate's launcher with this installation's python (not the console script,
-# whose `import re` costs most of a hook's budget); the launcher finds its own package.
-GATE = shlex.join(gate_command())
+# The committed hook command names no machine path: $PAW_TUI_HOOK (this machine's hook script,
+# set in settings.local.json) or the paw-tui on the PATH, denying when there is neither.
+GATE = portable_hook_command("claude-code")
+PRE_TOOL_MATCHER = pre_tool_matcher()
+PAW_SERVER = {"command": "sh", "args": portable_mcp_command()[1:]}
 EVENTS = ["PreToolUse", "PostToolUse", "SessionStart", "UserPromptSubmit", "SessionEnd"]
 OURS = {"type": "command", "command": GATE, "timeout": 10}
 
@@ -44,17 +46,15 @@ def install(run_cli: RunCli, root: Path, *extra: str) -> CliResult:
 def test_install_writes_the_five_hooks_and_the_server(root: Path, run_cli: RunCli) -> None:
     result = install(run_cli, root)
     assert result.code == 0, result.err
-    assert f"updated  {settings_path(root)}\n" in result.out
-    assert f"updated  {mcp_path(root)}\n" in result.out
+    assert f"created    {settings_path(root)}\n" in result.out
+    assert f"created    {mcp_path(root)}\n" in result.out
     hooks = load(settings_path(root))["hooks"]
     assert list(hooks) == EVENTS
     assert hooks["PreToolUse"] == [{"matcher": PRE_TOOL_MATCHER, "hooks": [OURS]}]
     assert hooks["PostToolUse"] == [{"matcher": POST_TOOL_MATCHER, "hooks": [OURS]}]
     for event in ("SessionStart", "UserPromptSubmit", "SessionEnd"):
         assert hooks[event] == [{"hooks": [OURS]}]
-    assert load(mcp_path(root)) == {
-        "mcpServers": {"paw": {"command": PAW, "args": ["mcp", "--hooked"]}}
-    }
+    assert load(mcp_path(root)) == {"mcpServers": {"paw": PAW_SERVER}}
 
 
 @pytest.mark.parametrize(
@@ -92,6 +92,7 @@ def test_install_is_idempotent(root: Path, run_cli: RunCli) -> None:
     assert (settings_path(root).read_bytes(), mcp_path(root).read_bytes()) == first
     assert f"unchanged  {settings_path(root)}\n" in result.out
     assert f"unchanged  {mcp_path(root)}\n" in result.out
+    assert "created" not in result.out and "updated" not in result.out
 
 
 USER_SETTINGS: dict[str, Any] = {
@@ -137,8 +138,12 @@ def test_install_never_drops_what_the_user_has(root: Path, run_cli: RunCli) -> N
     mcp_path(root).write_text(json.dumps(USER_MCP), encoding="utf-8")
     assert install(run_cli, root).code == 0
     settings = load(settings_path(root))
-    for key in ("$schema", "permissions", "env", "statusLine"):
+    for key in ("$schema", "env", "statusLine"):
         assert settings[key] == USER_SETTINGS[key]
+    assert settings["permissions"] == {
+        "allow": [*USER_SETTINGS["permissions"]["allow"], *paw_tool_rules()],
+        "deny": USER_SETTINGS["permissions"]["deny"],
+    }
     hooks = settings["hooks"]
     user_hooks = USER_SETTINGS["hooks"]
     assert hooks["PreToolUse"] == user_hooks["PreToolUse"] + [
@@ -155,7 +160,7 @@ def test_install_never_drops_what_the_user_has(root: Path, run_cli: RunCli) -> N
     assert servers["x-owner"] == "platform-team"
     assert servers["mcpServers"]["github"] == USER_MCP["mcpServers"]["github"]
     assert servers["mcpServers"]["db"] == USER_MCP["mcpServers"]["db"]
-    assert servers["mcpServers"]["paw"] == {"command": PAW, "args": ["mcp", "--hooked"]}
+    assert servers["mcpServers"]["paw"] == PAW_SERVER
     assert list(servers["mcpServers"]) == ["github", "db", "paw"]
 
 
@@ -189,9 +194,7 @@ def test_install_replaces_an_older_paw_entry_in_place(root: Path, run_cli: RunCl
         {"matcher": PRE_TOOL_MATCHER, "hooks": [OURS]},
         {"matcher": "Bash", "hooks": [{"type": "command", "command": "guard-b"}]},
     ]
-    assert load(mcp_path(root))["mcpServers"] == {
-        "paw": {"command": PAW, "args": ["mcp", "--hooked"]}
-    }
+    assert load(mcp_path(root))["mcpServers"] == {"paw": PAW_SERVER}
 
 
 def test_install_keeps_other_handlers_that_share_an_entry_with_ours(
@@ -248,9 +251,9 @@ def test_a_hooks_value_of_the_wrong_type_is_refused(root: Path, run_cli: RunCli)
 def test_dry_run_prints_and_writes_nothing(root: Path, run_cli: RunCli) -> None:
     result = install(run_cli, root, "--dry-run")
     assert result.code == 0
-    assert f"# {settings_path(root)} (would change)\n" in result.out
-    assert f"# {mcp_path(root)} (would change)\n" in result.out
-    assert GATE in result.out and '"--hooked"' in result.out
+    assert f"# {settings_path(root)} (would create)\n" in result.out
+    assert f"# {mcp_path(root)} (would create)\n" in result.out
+    assert json.dumps(GATE)[1:-1] in result.out and "mcp --hooked" in result.out
     assert not settings_path(root).exists() and not mcp_path(root).exists()
     assert not (root / ".claude").exists()
     install(run_cli, root)
@@ -309,7 +312,7 @@ def test_doctor_fails_when_the_plain_server_runs_beside_the_gate(
 ) -> None:
     install(run_cli, root)
     config = load(mcp_path(root))
-    config["mcpServers"]["paw"]["args"] = ["mcp"]
+    config["mcpServers"]["paw"] = {"command": "paw-tui", "args": ["mcp"]}
     mcp_path(root).write_text(json.dumps(config), encoding="utf-8")
     result = run_cli("doctor", cwd=root)
     assert result.code == 2
@@ -366,7 +369,9 @@ LANDLOCK = pytest.mark.skipif(
 
 
 @LANDLOCK
-def test_install_wires_the_shell_to_the_kernel_boundary(root: Path, run_cli: RunCli) -> None:
+def test_install_wires_the_shell_to_the_kernel_boundary(
+    root: Path, run_cli: RunCli, paw_state_dir: Path
+) -> None:
     """``settings.local.json`` (machine-specific) gets BASH_ENV and SHLVL; doctor says kernel."""
     from paw_tui.core.confine.boundary import bash_env_path
 
@@ -375,10 +380,16 @@ def test_install_wires_the_shell_to_the_kernel_boundary(root: Path, run_cli: Run
     local.write_text('{"env": {"KEEP": "1"}, "model": "x"}', encoding="utf-8")
     result = install(run_cli, root)
     assert result.code == 0, result.err
-    assert f"updated  {local}\n" in result.out
+    assert f"updated    {local}\n" in result.out
     data = load(local)
     assert data["model"] == "x"
-    assert data["env"] == {"KEEP": "1", "BASH_ENV": bash_env_path(str(root)), "SHLVL": "1"}
+    assert data["env"] == {
+        "KEEP": "1",
+        "PAW_TUI_HOOK": str(paw_state_dir / "hook"),
+        "BASH_ENV": bash_env_path(str(root)),
+        "SHLVL": "1",
+    }
+    assert data["enabledMcpjsonServers"] == ["paw"]
     assert Path(bash_env_path(str(root))).is_file()
     assert "env" not in load(settings_path(root)), "machine paths stay out of the shared file"
     doctor = run_cli("doctor", cwd=root)

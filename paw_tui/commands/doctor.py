@@ -113,7 +113,8 @@ def _check_ledger(root: str, add) -> None:  # type: ignore[no-untyped-def]
 
 def _check_claude(root: str, add) -> list[str]:  # type: ignore[no-untyped-def]
     """The configured PreToolUse gate commands (empty when none)."""
-    from paw_tui.core.clients.setup import PRE_TOOL_MATCHER, is_gate_command
+    from paw_tui.core.clients.claude_code import pre_tool_matcher
+    from paw_tui.core.clients.commands import is_gate_command
 
     path = os.path.join(root, ".claude", "settings.json")
     if not os.path.exists(path):
@@ -156,13 +157,28 @@ def _check_claude(root: str, add) -> list[str]:  # type: ignore[no-untyped-def]
         add(WARN, "claude-code", f"gate hooks missing for {', '.join(missing)}")
     else:
         add(OK, "claude-code", "gate hooks present for all five events")
-    if any(m not in (PRE_TOOL_MATCHER, "*", "", ".*") for m in matchers):
+    if any(m not in (pre_tool_matcher(), "*", "", ".*") for m in matchers):
         add(
             WARN,
             "claude-code",
             "the PreToolUse matcher is narrower than 'install' writes: tools it misses are not governed",
         )
     return found["PreToolUse"]
+
+
+def _settings_env(root: str) -> dict[str, str]:
+    """The ``env`` of Claude Code's project settings, the local file's winning."""
+    env: dict[str, str] = {}
+    for name in ("settings.json", "settings.local.json"):
+        try:
+            with open(os.path.join(root, ".claude", name), encoding="utf-8") as handle:
+                data = json.load(handle)
+        except (OSError, ValueError):
+            continue
+        values = data.get("env") if isinstance(data, dict) else None
+        if isinstance(values, dict):
+            env.update({str(k): str(v) for k, v in values.items()})
+    return env
 
 
 def _run_canary(root: str, commands: list[str], add) -> None:  # type: ignore[no-untyped-def]
@@ -184,9 +200,9 @@ def _run_canary(root: str, commands: list[str], add) -> None:  # type: ignore[no
                 "tool_input": {"file_path": os.path.join(scratch, "canary.txt"), "content": "x"},
             }
         )
-        env = dict(
-            os.environ, PAW_WORKSPACE_PATH=scratch, PAW_STATE_DIR=os.path.join(scratch, "state")
-        )
+        # what Claude Code gives its hooks: the settings' env (this machine's PAW_TUI_HOOK)
+        env = dict(os.environ, **_settings_env(root))
+        env.update(PAW_WORKSPACE_PATH=scratch, PAW_STATE_DIR=os.path.join(scratch, "state"))
         for command in sorted(set(commands)):
             try:
                 done = subprocess.run(
@@ -219,12 +235,10 @@ def _run_canary(root: str, commands: list[str], add) -> None:  # type: ignore[no
 def _check_mcp(root: str, hooked_gate: bool, add) -> None:  # type: ignore[no-untyped-def]
     try:
         import mcp  # noqa: F401
+
+        sdk = True
     except ImportError:
-        add(
-            WARN,
-            "mcp",
-            "the mcp package is not installed: 'paw-tui mcp' needs pip install 'paw-tui[mcp]'",
-        )
+        sdk = False
     path = os.path.join(root, ".mcp.json")
     try:
         with open(path, encoding="utf-8") as handle:
@@ -243,15 +257,23 @@ def _check_mcp(root: str, hooked_gate: bool, add) -> None:  # type: ignore[no-un
             if isinstance(server, dict)
             else []
         )
-        if "mcp" in words and any("paw" in w for w in words):
-            if hooked_gate and "--hooked" not in words:
+        text = " ".join(words)
+        if " mcp" in text and "paw" in text:
+            if hooked_gate and "--hooked" not in text:
                 add(
                     FAIL,
                     "mcp",
                     f"server '{name}' runs plain 'paw-tui mcp' beside the gate hooks: selections "
                     "would be locked twice under two session ids; use 'paw-tui mcp --hooked'",
                 )
+            elif not sdk:
+                add(
+                    FAIL,
+                    "mcp",
+                    f"server '{name}' is configured but the mcp package is not installed here: it "
+                    "cannot start, and agents cannot select an intent (pip install 'paw-tui[mcp]')",
+                )
             else:
-                add(OK, "mcp", f"server '{name}': {' '.join(words)}")
+                add(OK, "mcp", f"server '{name}': {text}")
             return
     add(WARN, "mcp", "no paw-tui server in .mcp.json")

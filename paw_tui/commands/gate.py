@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 
 from paw_tui.commands.registry import add_command
+from paw_tui.gate.clients import ADAPTERS
 
 DESCRIPTION = """\
 Hook mode. Reads one event from an agent client on stdin and answers in that client's
@@ -35,7 +36,7 @@ def add_parser(
     )
     parser.add_argument(
         "--client",
-        choices=["auto", "claude-code", "generic"],
+        choices=["auto", *ADAPTERS],
         default="auto",
         help="the payload's protocol (default: recognised from the payload)",
     )

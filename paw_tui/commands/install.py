@@ -1,4 +1,4 @@
-"""``paw-tui install claude-code [--dry-run]``: wire the gate and the MCP server into a client."""
+"""``paw-tui install CLIENT [--dry-run]``: wire the gate and the MCP server into a client."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import argparse
 from paw_tui.commands.common import workspace_root
 from paw_tui.commands.output import write_out
 from paw_tui.commands.registry import add_command
+from paw_tui.core.clients.registry import CLIENTS
 
 
 def add_parser(
@@ -17,12 +18,13 @@ def add_parser(
         subparsers,
         "install",
         parents,
-        description="Merge paw-tui's hooks into .claude/settings.json (PreToolUse for every tool "
-        "but the read-only ones, PostToolUse for file and shell tools, SessionStart, "
-        "UserPromptSubmit, SessionEnd) and the 'paw' server into .mcp.json. Other entries are "
-        "never dropped; running it again changes nothing.",
+        description="Merge paw-tui's gate hooks and its MCP server into a client's configuration "
+        "in this repository (the files a team commits hold no machine-specific path; this "
+        "machine's settings go where the client keeps local ones). Other entries are never "
+        "dropped; running it again changes nothing. It ends with what you still have to do "
+        "in the client (trust prompts).",
     )
-    parser.add_argument("client", choices=["claude-code"], help="the agent client")
+    parser.add_argument("client", choices=list(CLIENTS), help="the agent client")
     parser.add_argument(
         "--dry-run", action="store_true", help="print the resulting files, write nothing"
     )
@@ -30,20 +32,22 @@ def add_parser(
 
 
 def run(args: argparse.Namespace) -> int:
-    from paw_tui.core.clients.setup import apply, plan_claude_code
+    from paw_tui.core.clients.plan import apply
 
     root = workspace_root(args)
-    planned = plan_claude_code(root)
+    info = CLIENTS[args.client]
+    plan = info.plan(root)
     if args.dry_run:
-        for item in planned:
-            state = "would change" if item.changed else "unchanged"
+        for item in plan.files:
+            state = ("would change" if item.exists else "would create") if item.changed else "unchanged"
             write_out(f"# {item.path} ({state})\n{item.text()}\n")
-        return 0
-    written = apply(planned)
-    for item in planned:
-        write_out(f"{'updated' if item.path in written else 'unchanged'}  {item.path}\n")
-    write_out(
-        "Restart Claude Code in this directory, then run 'paw-tui doctor' to check the set-up. "
-        "Review /hooks in Claude Code: the PreToolUse hook must be listed.\n"
-    )
+    else:
+        for path, state in apply(plan):
+            write_out(f"{state:<9}  {path}\n")
+    for note in plan.notes:
+        write_out(f"note: {note}\n")
+    if plan.steps:
+        write_out(f"\nWhat to do in {info.title}:\n")
+        for number, step in enumerate(plan.steps, 1):
+            write_out(f"  {number}. {step}\n")
     return 0

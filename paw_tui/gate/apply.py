@@ -14,7 +14,7 @@ import os
 from paw_tui.core.handshake import sessions as sessions_store
 from paw_tui.gate import tools
 from paw_tui.gate.decide import ANSWER, CONTEXT, MUTATIONS, RELEASE, REQUEST_SCOPE, SELECT
-from paw_tui.gate.events import PRE_TOOL, PROMPT, Decision
+from paw_tui.gate.events import PRE_TOOL, PROMPT, SESSION_START, Decision
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -47,7 +47,8 @@ def apply(state: WorkspaceState, facts: Facts, verdict: Verdict) -> Decision:
     if action == REQUEST_SCOPE:
         return _request_scope(state, facts)
     if action == CONTEXT:
-        return Decision(True, context=_session_context(state, facts, session))
+        notice = _person_notice(state, facts) if event.kind == SESSION_START else None
+        return Decision(True, context=_session_context(state, facts, session), notice=notice)
     if action == RELEASE:
         from paw_tui.core.handshake.selection import release_session
 
@@ -113,7 +114,11 @@ def _select(state: WorkspaceState, facts: Facts) -> Decision:
 
     event = facts.event
     selection = select_active_intent(
-        state, event.session_id, event.tool_input.get("intent_id"), client=event.client
+        state,
+        event.session_id,
+        event.tool_input.get("intent_id"),
+        client=event.client,
+        tool=event.tool,
     )
     intent_id = selection.intent.id if selection.intent else None
     return Decision(
@@ -137,15 +142,47 @@ def _request_scope(state: WorkspaceState, facts: Facts) -> Decision:
     return Decision(filing.filed, None if filing.filed else filing.message, intent_id)
 
 
+def _person_notice(state: WorkspaceState, facts: Facts) -> str:
+    """What the person sees when a session starts: is governance in force, and how."""
+    policy = facts.policy
+    if not policy.valid:
+        return (
+            f"paw-tui: governance is NOT in force here ({policy.unavailable_reason}); every tool "
+            "that changes files is blocked until this is fixed."
+        )
+    from paw_tui.core.confine.status import protection
+
+    selectable = policy.selectable(set(facts.held or {}))
+    shown = ", ".join(intent.id for intent in selectable[:5])
+    more = f" and {len(selectable) - 5} more" if len(selectable) > 5 else ""
+    lines = [
+        f"paw-tui governs this repository: {len(selectable)} intent(s) can be selected"
+        + (f" ({shown}{more})" if selectable else "")
+        + "; the agent selects one before it changes any file. "
+        + f"Shell commands: {protection(state.root).kind}."
+    ]
+    if facts.event.client == "claude-code":
+        from paw_tui.core.clients.claude_local import paw_server_declined
+
+        if paw_server_declined(state.root):
+            lines.append(
+                "Warning: the paw MCP server is disabled in this project, so the agent cannot "
+                "select an intent and every change will be denied. Enable it: /mcp, then paw, "
+                "then Enable (or run 'paw-tui install claude-code')."
+            )
+    return "\n".join(lines)
+
+
 def _session_context(
     state: WorkspaceState, facts: Facts, session: sessions_store.Session | None
 ) -> str:
     """Every prompt layer (DESIGN §8), for SessionStart and every UserPromptSubmit."""
     from paw_tui.core.prompt.assembly import assemble_prompt, prompt_layers
 
+    client = facts.event.client
     if not facts.policy.valid:
-        return assemble_prompt(prompt_layers(state, None))
-    return assemble_prompt(prompt_layers(state, session, held=facts.held or {}))
+        return assemble_prompt(prompt_layers(state, None, client=client))
+    return assemble_prompt(prompt_layers(state, session, held=facts.held or {}, client=client))
 
 
 def _guidance(

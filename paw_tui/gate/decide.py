@@ -15,8 +15,6 @@ from paw_tui.core.handshake.standing import working_intent
 from paw_tui.core.ledger import records
 from paw_tui.gate import tools
 from paw_tui.gate.events import POST_TOOL, PRE_TOOL, PROMPT, SESSION_END, SESSION_START
-from paw_tui.gate.shell_acts import person_act_in
-from paw_tui.gate.shell_acts import refusal as shell_refusal
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -109,9 +107,11 @@ def _shell_first(
     if shell.error is not None:
         reason = f"paw-tui policy: the command cannot be parsed ({shell.error}); denying."
         return _denial(facts, reason, intent_id, shown, touch)
-    act = person_act_in(shell.commands)
+    from paw_tui.gate import shell_acts
+
+    act = shell_acts.person_act_in(shell.commands)
     if act is not None:
-        return _denial(facts, shell_refusal(act), intent_id, shown, touch)
+        return _denial(facts, shell_acts.refusal(act), intent_id, shown, touch)
     if intent is None and refusal is None and shell.read_only:
         # Looking around before choosing an intent, as the mandate asks: provably read-only.
         logged = facts.policy.governance.log_reads
@@ -173,7 +173,10 @@ def pre_tool(facts: Facts) -> Verdict:
     if intent is None:
         if refusal is None:
             held = facts.held or {}
-            refusal = messages.must_cite(policy.selectable(set(held)), event.tool, held)
+            from paw_tui.core.handshake.reach import handshake_hint
+
+            hint = handshake_hint(event.client, server_declined=facts.server_declined)
+            refusal = messages.must_cite(policy.selectable(set(held)), event.tool, held, hint=hint)
         return deny(refusal, session.intent_id if session is not None else None)
     if facts.target_error is not None:
         return deny(facts.target_error, intent.id)

@@ -53,6 +53,7 @@ class GateEvent:
         "prompt",
         "source",
         "call_id",
+        "command_cwd",
     )
 
     def __init__(
@@ -78,6 +79,9 @@ class GateEvent:
         self.cwd = cwd
         self.prompt = prompt
         self.source = source
+        self.command_cwd: str | None = None
+        """The directory a shell tool's input says the command runs in (Gemini CLI's
+        ``dir_path``), relative to ``cwd``."""
         self.call_id: str | None = None
         """The client's id of this tool call (Claude Code's ``tool_use_id``): pairs a
         PreToolUse with its PostToolUse."""
@@ -89,7 +93,7 @@ class GateEvent:
 class Decision:
     """What the gate answers: allow or deny, with the reason, and context to inject."""
 
-    __slots__ = ("allow", "reason", "intent_id", "context")
+    __slots__ = ("allow", "reason", "intent_id", "context", "notice")
 
     def __init__(
         self,
@@ -97,11 +101,15 @@ class Decision:
         reason: str | None = None,
         intent_id: str | None = None,
         context: str | None = None,
+        notice: str | None = None,
     ) -> None:
         self.allow = allow
         self.reason = reason
         self.intent_id = intent_id
         self.context = context
+        self.notice = notice
+        """For the person, not the model (a client that can show it: Claude Code's
+        ``systemMessage`` at SessionStart)."""
 
     def __repr__(self) -> str:
         return f"Decision(allow={self.allow}, reason={self.reason!r}, intent={self.intent_id!r})"

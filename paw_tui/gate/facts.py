@@ -11,11 +11,9 @@ from __future__ import annotations
 import os
 
 from paw_tui.core.handshake import sessions as sessions_store
-from paw_tui.core.support.printable import has_control, printable
 from paw_tui.core.workspace.paths import PathError, real_root, resolve_path
 from paw_tui.gate import tools
 from paw_tui.gate.events import PRE_TOOL, PROMPT, SESSION_START
-from paw_tui.gate.targets import RawTarget, Target
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -24,6 +22,7 @@ if TYPE_CHECKING:
     from paw_tui.core.policy.shell.results import ShellAnalysis
     from paw_tui.core.workspace.state import WorkspaceState
     from paw_tui.gate.events import GateEvent
+    from paw_tui.gate.targets import RawTarget, Target
 
 
 class Facts:
@@ -41,6 +40,7 @@ class Facts:
         "targets",
         "target_error",
         "shell",
+        "server_declined",
     )
 
     def __init__(self, event: GateEvent, root: str, now: float, policy: Policy, kind: str) -> None:
@@ -59,6 +59,9 @@ class Facts:
         """A target path that cannot be reasoned about (empty, NUL); the call is denied."""
         self.shell: ShellAnalysis | None = None
         """For a shell tool: the command as bash would read it."""
+        self.server_declined = False
+        """The person declined the paw MCP server in the client (the handshake is out of
+        reach); read only when a call is about to be denied for want of an intent."""
 
     @property
     def live_session(self) -> Session | None:
@@ -92,6 +95,10 @@ def gather(state: WorkspaceState, event: GateEvent) -> Facts:
         facts.held = sessions_store.held_intents(
             state.root, facts.now, ttl, besides=event.session_id
         )
+        if event.kind == PRE_TOOL and event.client == "claude-code":
+            from paw_tui.core.clients.claude_local import paw_server_declined
+
+            facts.server_declined = paw_server_declined(state.root)
     if event.kind == PRE_TOOL and kind not in tools.WRITES_NOTHING:
         _resolve_targets(facts)
     return facts
@@ -103,7 +110,10 @@ def analyse_shell(event: GateEvent, root: str) -> ShellAnalysis | None:
         return None
     from paw_tui.core.policy.shell.analysis import analyse
 
-    return analyse(event.command, event.cwd or root)
+    cwd = event.cwd or root
+    if event.command_cwd:
+        cwd = os.path.join(cwd, os.path.expanduser(event.command_cwd))
+    return analyse(event.command, cwd)
 
 
 def _holds(session: Session | None) -> bool:
@@ -115,18 +125,22 @@ def raw_targets(
 ) -> list[RawTarget]:
     """Every path the call would write (:class:`~paw_tui.gate.targets.RawTarget`). Raises
     ValueError for a write that cannot be placed (the call is denied, naming it)."""
+    from paw_tui.gate.targets import RawTarget
+
     if kind == tools.SHELL:
         found = analysis if analysis is not None else analyse_shell(event, event.cwd or os.getcwd())
         if found is None or found.error is not None:
             return []
         from paw_tui.gate.shell_writes import write_targets
 
-        return write_targets(found, os.environ)
+        # files of a patch sent through the shell (apply_patch <<'EOF') are named in paths
+        return write_targets(found, os.environ) + [RawTarget(p, event.cwd) for p in event.paths]
     targets = [RawTarget(path, event.cwd) for path in event.paths]
+    from paw_tui.gate.tool_input import text_fields
     from paw_tui.gate.tool_paths import paths_in
 
-    # a known file tool's text fields are text; any other field may name one more path
-    skip = tools.TEXT_FIELDS if event.tool in tools.FILE_TOOLS else frozenset()
+    # a catalogued tool's text fields are text; any other field may name one more path
+    skip = text_fields(event.tool or "")
     named = {target.path for target in targets}
     for path, _where in paths_in(event.tool_input, event.cwd, skip):
         if path not in named:
@@ -136,6 +150,9 @@ def raw_targets(
 
 
 def _resolve_targets(facts: Facts) -> None:
+    from paw_tui.core.support.printable import has_control, printable
+    from paw_tui.gate.targets import Target
+
     event = facts.event
     root = real_root(facts.root)
     if facts.kind == tools.SHELL:

@@ -36,14 +36,20 @@ def _deny(why: str) -> None:
     raise SystemExit(2)
 
 
+DEPENDENCIES = ("yaml", "pathspec", "platformdirs", "ruamel")
+"""Packages the gate may import lazily that an editable install does not put beside it."""
+
+
 class _SiteOnDemand:
-    """Last on ``sys.meta_path``: consulted only for an import every other finder missed."""
+    """Last on ``sys.meta_path``: consulted only for an import every other finder missed,
+    and acting only for a dependency (the standard library's optional accelerators miss
+    too, and running ``site`` for them would cost every hook call)."""
 
     tried = False
 
     @classmethod
     def find_spec(cls, name, path=None, target=None):  # type: ignore[no-untyped-def]
-        if cls.tried:
+        if cls.tried or name.partition(".")[0] not in DEPENDENCIES:
             return None
         cls.tried = True
         import site

@@ -37,19 +37,17 @@ if TYPE_CHECKING:
     from paw_tui.gate.clients import ClientAdapter
     from paw_tui.gate.events import GateEvent
 
-CLIENT_NAMES = ("claude-code", "generic")
-
 
 def _adapter(name: str) -> ClientAdapter:
-    """The client adapter module; generic is imported only when it is used."""
-    if name == "generic":
-        from paw_tui.gate.clients import generic
+    """The client adapter module (Claude Code's for ``auto``); others import when used."""
+    if name in ("auto", "claude-code"):
+        return claude_code
+    from paw_tui.gate.clients import load_adapter
 
-        return generic
-    return claude_code
+    return load_adapter(name)
 
 
-USAGE = "usage: paw-tui gate [--client auto|claude-code|generic] [--event EVENT] [--workspace DIR]"
+USAGE = "usage: paw-tui gate [--client auto|CLIENT] [--event EVENT] [--workspace DIR]"
 EVENT_ALIASES = {
     "pretooluse": PRE_TOOL,
     "pre_tool": PRE_TOOL,
@@ -87,9 +85,11 @@ def _parse_args(argv: Sequence[str]) -> tuple[str, str | None, list[str]]:
                     raise GateUsageError(f"{name} needs a value")
                 value = items.pop(0)
             if name == "--client":
-                if value not in ("auto", *CLIENT_NAMES):
+                from paw_tui.gate.clients import ADAPTERS
+
+                if value != "auto" and value not in ADAPTERS:
                     raise GateUsageError(
-                        f"unknown client '{value}'; use auto, claude-code or generic"
+                        f"unknown client '{value}'; use auto, {', '.join(ADAPTERS)}"
                     )
                 client = value
             elif name == "--event":

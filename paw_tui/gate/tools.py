@@ -1,5 +1,7 @@
-"""Tool classes (DESIGN §6): read-only, handshake, shell, and mutating (everything else).
+"""Tool classes (DESIGN §6): read-only, handshake, scope request, shell, and mutating.
 
+Clients' tools are classified in the catalogue (:mod:`paw_tui.core.policy.catalogue`), paw-tui's own
+MCP tools by name under any server; ``governance.yaml: tools:`` moves names between classes.
 Unknown tools are mutating: a tool we cannot classify needs an active intent.
 """
 
@@ -7,50 +9,11 @@ from __future__ import annotations
 
 from paw_tui.core.handshake.names import READ_ONLY_TOOLS as PAW_READ_ONLY_TOOLS
 from paw_tui.core.handshake.names import REQUEST_SCOPE_TOOL, SELECT_TOOL, named
+from paw_tui.core.policy.catalogue import catalogue
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from paw_tui.core.policy.governance import Governance
-
-READ_ONLY_TOOLS = frozenset(
-    {
-        # Claude Code
-        "Read",
-        "Glob",
-        "Grep",
-        "LS",
-        "NotebookRead",
-        "WebFetch",
-        "WebSearch",
-        "TodoWrite",
-        "Task",
-        "Agent",
-        "AskUserQuestion",
-        "ExitPlanMode",
-        "BashOutput",
-        "KillShell",
-        "ListMcpResourcesTool",
-        "ReadMcpResourceTool",
-        # generic
-        "read_file",
-        "list_files",
-        "search_files",
-        "list_code_definition_names",
-    }
-)
-SHELL_TOOLS = frozenset({"Bash", "PowerShell", "execute_command"})
-# Tools whose target file we know how to find, and the input field that names it.
-FILE_TOOLS = {
-    "Write": "file_path",
-    "Edit": "file_path",
-    "MultiEdit": "file_path",
-    "NotebookEdit": "notebook_path",
-}
-PATH_FIELDS = ("file_path", "notebook_path")
-TEXT_FIELDS = frozenset(
-    {"content", "old_string", "new_string", "new_source", "cell_id", "cell_type", "edit_mode"}
-)
-"""A known file tool's fields that hold text, never a path (at any depth: ``edits[i]``)."""
 
 READ_ONLY = "read_only"
 HANDSHAKE = "handshake"
@@ -63,9 +26,11 @@ MUTATING = "mutating"
 
 def classify(tool: str, governance: Governance | None = None) -> str:
     """The class of ``tool``; governance may move names between classes."""
+    entry = catalogue().get(tool)
     if governance is not None:
         if tool in governance.mutating_tools:
-            return SHELL if tool in SHELL_TOOLS or tool in governance.shell_tools else MUTATING
+            shell = tool in governance.shell_tools or (entry is not None and entry.kind == SHELL)
+            return SHELL if shell else MUTATING
         if tool in governance.read_only_tools:
             return READ_ONLY
         if tool in governance.shell_tools:
@@ -74,8 +39,10 @@ def classify(tool: str, governance: Governance | None = None) -> str:
         return HANDSHAKE
     if named(tool, REQUEST_SCOPE_TOOL):
         return SCOPE_REQUEST
-    if tool in READ_ONLY_TOOLS or any(named(tool, name) for name in PAW_READ_ONLY_TOOLS):
+    if any(named(tool, name) for name in PAW_READ_ONLY_TOOLS):
         return READ_ONLY
-    if tool in SHELL_TOOLS:
-        return SHELL
-    return MUTATING
+    if entry is None:
+        return MUTATING
+    if entry.kind in (READ_ONLY, SHELL):
+        return entry.kind
+    return MUTATING  # file and patch tools: their paths come from the input

@@ -143,7 +143,10 @@ def test_without_the_boundary_drift_records_and_undoes(
     root.mkdir()
     root = root.resolve()
     env = _workspace(root, tmp_path / "paw-state")
-    (root / ".claude" / "settings.local.json").write_text("{}\n", encoding="utf-8")
+    local = root / ".claude" / "settings.local.json"
+    settings = json.loads(local.read_text(encoding="utf-8"))
+    del settings["env"]["BASH_ENV"]
+    local.write_text(json.dumps(settings), encoding="utf-8")
     governance = (root / ".orchestration" / "governance.yaml").read_bytes()
     escape_policy = (
         "python3 -c \"open('.orchestration/governance.yaml','a').write('approval: none')\""

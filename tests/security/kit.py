@@ -347,7 +347,7 @@ def launch(
 ) -> GateResult:
     """The installed hook command (``python -I -S <site>/paw_tui/gate/launch.py --client
     claude-code``) as a real process; ``payload`` bytes are sent as is."""
-    from paw_tui.core.clients.setup import gate_command
+    from paw_tui.core.clients.commands import gate_command
 
     raw = payload if isinstance(payload, bytes) else json.dumps(payload).encode("utf-8")
     command = gate_command()

@@ -49,11 +49,14 @@ def must_cite(
     held: Mapping[str, str] | None = None,
     *,
     select_how: str = SELECT_HOW,
+    hint: str = "",
 ) -> str:
-    """The deny before a selection: the contract sentence, then how to select."""
+    """The deny before a selection: the contract sentence, then how to select (and, for a
+    client that hides or renames the tool, how to reach it)."""
     what = f" before using {tool}" if tool else ""
     if available:
-        return f"{NO_INTENT} {select_how} with one of: {available_list(available)}{what}."
+        tail = f" {hint}" if hint else ""
+        return f"{NO_INTENT} {select_how} with one of: {available_list(available)}{what}.{tail}"
     if held:
         return f"{NO_INTENT} No intent is free: {available_list([], held)}. {NONE_SELECTABLE}"
     return f"{NO_INTENT} {NONE_SELECTABLE}"

@@ -60,23 +60,30 @@ class Selection:
 
 
 def select_active_intent(
-    state: WorkspaceState, session_id: str, intent_id: object, *, client: str | None = None
+    state: WorkspaceState,
+    session_id: str,
+    intent_id: object,
+    *,
+    client: str | None = None,
+    tool: str | None = None,
 ) -> Selection:
-    """Select ``intent_id`` for ``session_id`` (see DESIGN §4 for every rule)."""
+    """Select ``intent_id`` for ``session_id`` (see DESIGN §4 for every rule); ``tool`` is the
+    handshake tool's name as the client called it (recorded as such)."""
     if not isinstance(session_id, str) or not session_id.strip():
         raise ValidationError("A session id is required to select an intent.")
     wanted = intent_id.strip() if isinstance(intent_id, str) else ""
     with sessions_store.state_lock(state.root):
-        return _Attempt(state, session_id, wanted, client).run()
+        return _Attempt(state, session_id, wanted, client, tool or SELECT_TOOL).run()
 
 
 class _Attempt:
     """One selection, decided under the state lock; each outcome is recorded."""
 
     def __init__(
-        self, state: WorkspaceState, session_id: str, wanted: str, client: str | None
+        self, state: WorkspaceState, session_id: str, wanted: str, client: str | None, tool: str
     ) -> None:
         self.state = state
+        self.tool = tool
         self.root = state.root
         self.session_id = session_id
         self.wanted = wanted
@@ -91,7 +98,7 @@ class _Attempt:
             session_id=self.session_id,
             intent_id=intent_id,
             client=self.client,
-            tool=SELECT_TOOL,
+            tool=self.tool,
             decision=decision,
             **extra,
         )

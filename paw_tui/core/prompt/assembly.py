@@ -40,7 +40,11 @@ class PromptLayer:
 
 
 def prompt_layers(
-    state: WorkspaceState, session: Session | None, *, held: dict[str, str] | None = None
+    state: WorkspaceState,
+    session: Session | None,
+    *,
+    held: dict[str, str] | None = None,
+    client: str | None = None,
 ) -> list[PromptLayer]:
     from paw_tui.core.prompt.governance_section import render_governance_section
     from paw_tui.core.prompt.supervisor import (
@@ -70,7 +74,9 @@ def prompt_layers(
             PromptLayer(
                 "governance",
                 ".orchestration/active_intents.yaml",
-                render_governance_section(policy, live, held_elsewhere=set(held or {})),
+                render_governance_section(
+                    policy, live, held_elsewhere=set(held or {}), client=client
+                ),
             )
         )
         if live is not None and live.state == "active" and live.intent_id:

@@ -40,8 +40,10 @@ def render_governance_section(
     *,
     held_elsewhere: set[str] | frozenset[str] = frozenset(),
     unavailable: str | None = None,
+    client: str | None = None,
 ) -> str:
-    """The section as plain text. ``unavailable`` overrides everything (state unreadable)."""
+    """The section as plain text. ``unavailable`` overrides everything (state unreadable);
+    ``client`` adds how that client reaches the handshake tool."""
     lines = [HEADING, ""]
     reason = unavailable or (policy.unavailable_reason if policy is not None else None)
     if reason or policy is None:
@@ -77,6 +79,12 @@ def render_governance_section(
             )
         else:
             lines.append("Selectable intents (call select_active_intent with one id):")
+            from paw_tui.core.handshake.reach import handshake_hint
+
+            hint = handshake_hint(client)
+            if hint:
+                lines.insert(len(lines) - 1, hint)
+                lines.insert(len(lines) - 1, "")
             for candidate in selectable[:MAX_LISTED]:
                 summary = f": {_one_line(candidate.description)}" if candidate.description else ""
                 lines.append(f"- {candidate.id} — {_one_line(candidate.name, 120)}{summary}")

@@ -11,7 +11,6 @@ permission prompts. Only PreToolUse can deny: SessionStart and UserPromptSubmit 
 from __future__ import annotations
 
 from paw_tui.core.support import fastjson as json  # json's API without importing re (~15 ms)
-from paw_tui.gate import tools
 from paw_tui.gate.events import (
     POST_TOOL,
     PRE_TOOL,
@@ -23,8 +22,8 @@ from paw_tui.gate.events import (
     GateEvent,
     PayloadError,
     checked_cwd,
-    checked_path,
 )
+from paw_tui.gate.tool_input import read_tool_input
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -96,22 +95,7 @@ def _read_tool_call(payload: dict[str, object], event: GateEvent) -> None:
     event.tool_input = tool_input
     call_id = payload.get("tool_use_id")
     event.call_id = call_id if isinstance(call_id, str) and call_id else None
-    field = tools.FILE_TOOLS.get(tool)
-    if field is not None:
-        event.paths = [checked_path(tool_input.get(field), f"the {field} of {tool}")]
-        return
-    if tool in tools.SHELL_TOOLS:
-        command = tool_input.get("command")
-        if not isinstance(command, str) or not command.strip():
-            raise PayloadError(f"{tool} has no command to run (a string)")
-        event.command = command
-        return
-    if "command" in tool_input and isinstance(tool_input["command"], str):
-        event.command = tool_input["command"]
-    for key in tools.PATH_FIELDS:
-        value = tool_input.get(key)
-        if value is not None and value != "":
-            event.paths.append(checked_path(value, f"the {key} of {tool}"))
+    read_tool_input(event)
 
 
 def _json(data: Mapping[str, object]) -> str:
@@ -154,18 +138,15 @@ def render(event: GateEvent, decision: Decision) -> Answer:
             )
         return Answer()
     if event.kind in (SESSION_START, PROMPT, POST_TOOL):
+        body: dict[str, object] = {}
         if decision.context:
-            return Answer(
-                _json(
-                    {
-                        "hookSpecificOutput": {
-                            "hookEventName": HOOK_NAMES[event.kind],
-                            "additionalContext": _clip(decision.context),
-                        }
-                    }
-                )
-            )
-        return Answer()
+            body["hookSpecificOutput"] = {
+                "hookEventName": HOOK_NAMES[event.kind],
+                "additionalContext": _clip(decision.context),
+            }
+        if decision.notice:
+            body["systemMessage"] = _clip(decision.notice)  # shown to the person
+        return Answer(_json(body)) if body else Answer()
     return Answer()
 
 

@@ -1,0 +1,60 @@
+"""Every agent client paw-tui sets up: its name, its set-up module, how it is tested.
+
+The gate's adapters (``paw_tui.gate.clients``) and the set-up modules
+(``paw_tui.core.clients.<module>``) are found from here; the README's client table says the
+same.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from paw_tui.core.clients.plan import SetupPlan
+
+REAL_BINARY = "real binary"
+DOCUMENTED = "documented payloads"
+
+
+class ClientInfo:
+    """``name`` as the CLI spells it; ``title`` as people do; ``module`` the set-up module under
+    ``paw_tui.core.clients``; ``tested`` against the real binary or documented payloads."""
+
+    __slots__ = ("name", "title", "module", "tested")
+
+    def __init__(self, name: str, title: str, module: str, tested: str) -> None:
+        self.name = name
+        self.title = title
+        self.module = module
+        self.tested = tested
+
+    def plan(self, root: str) -> SetupPlan:
+        """What ``paw-tui install <name>`` would do in ``root``."""
+        module = __import__(f"paw_tui.core.clients.{self.module}", fromlist=["plan"])
+        plan: SetupPlan = module.plan(root)
+        return plan
+
+
+CLIENTS: dict[str, ClientInfo] = {
+    info.name: info
+    for info in (
+        ClientInfo("claude-code", "Claude Code", "claude_code", REAL_BINARY),
+        ClientInfo("gemini-cli", "Gemini CLI", "gemini_cli", REAL_BINARY),
+        ClientInfo("codex", "Codex CLI", "codex", REAL_BINARY),
+        ClientInfo("cursor", "Cursor", "cursor", DOCUMENTED),
+        ClientInfo("copilot", "GitHub Copilot (CLI and cloud agent)", "copilot", DOCUMENTED),
+        ClientInfo("vscode", "VS Code agent mode", "vscode", DOCUMENTED),
+        ClientInfo("cline", "Cline", "cline", DOCUMENTED),
+        ClientInfo("windsurf", "Windsurf", "windsurf", DOCUMENTED),
+        ClientInfo("kiro", "Kiro", "kiro", DOCUMENTED),
+    )
+}
+
+
+def client(name: str) -> ClientInfo:
+    """The client called ``name``; ValidationError naming the known ones."""
+    from paw_tui.core.errors import ValidationError
+
+    found = CLIENTS.get(name)
+    if found is None:
+        raise ValidationError(f"Unknown client '{name}'. Known clients: {', '.join(CLIENTS)}.")
+    return found

@@ -1,0 +1,33 @@
+"""How an agent reaches the handshake tool in its own client, said where it is denied.
+
+Claude Code 2.1.330 and Codex defer MCP tools behind a tool search, Gemini CLI renames them,
+and an MCP server may still be starting when the first denial comes. One sentence per client,
+appended to the must-cite denial and to the governance section. Standard library only.
+"""
+
+from __future__ import annotations
+
+HINTS = {
+    "claude-code": (
+        "If select_active_intent is not among your tools, load it first with ToolSearch "
+        '(query "select:mcp__paw__select_active_intent"); if the paw server is still '
+        "connecting, wait a few seconds and search again."
+    ),
+    "codex": (
+        "It is in the mcp__paw namespace: find it with tool_search "
+        '(query "select_active_intent") if it is not among your tools.'
+    ),
+    "gemini-cli": "Your client names it mcp_paw_select_active_intent.",
+}
+DECLINED = (
+    "The paw MCP server is disabled in this project, so select_active_intent does not exist "
+    "for you: ask the person to enable it (in Claude Code: /mcp, then paw, then Enable; or run "
+    "'paw-tui install claude-code')."
+)
+
+
+def handshake_hint(client: str | None, *, server_declined: bool = False) -> str:
+    """The sentence for ``client`` ("" when it needs none)."""
+    if server_declined:
+        return DECLINED
+    return HINTS.get(client or "", "")

@@ -1,0 +1,106 @@
+"""paw-tui with the real Claude Code, the whole handshake (issue 10), old and new release.
+
+``paw-tui install claude-code``, then one session whose scripted model tries a write before
+selecting, loads and calls select_active_intent (through ToolSearch where the release defers MCP
+tools), writes inside and outside the scope, and writes through the shell. What reached the
+model, the files and the ledger are checked; ``trace verify`` passes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .install import CLIENTS
+from .recipes import shell, tool_search, write_file
+from .script import Step, Text, ToolCall
+from .session import run_session
+
+pytestmark = pytest.mark.realclient
+
+INTENTS = """\
+active_intents:
+  - id: INT-001
+    name: Source work
+    status: IN_PROGRESS
+    owned_scope: ["src/**"]
+"""
+PAW = str(Path(sys.executable).parent / "paw-tui")
+SELECT = "mcp__paw__select_active_intent"
+
+
+def _setup(root: Path, state: Path) -> dict[str, str]:
+    env = {"PAW_STATE_DIR": str(state)}
+    (root / ".orchestration").mkdir(parents=True)
+    (root / ".orchestration" / "active_intents.yaml").write_text(INTENTS, encoding="utf-8")
+    (root / "src").mkdir()
+    done = subprocess.run(
+        [PAW, "install", "claude-code"],
+        cwd=root,
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    return env
+
+
+def _results(result: object, step: int) -> str:
+    return "\n".join(result.request_for_step(step).tool_results())  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("key", [k for k in CLIENTS if k.startswith("claude-code")])
+def test_the_whole_handshake(key: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PAW_STATE_DIR", str(tmp_path / "paw-state"))
+    root = (tmp_path / "ws").resolve()
+    root.mkdir()
+    env = _setup(root, tmp_path / "paw-state")
+    deferred = key == "claude-code@2.1.330"
+    script: list[Step] = [write_file("claude", root, "src/early.py", "x = 1\n")]
+    if deferred:
+        script.append(tool_search("claude", f"select:{SELECT}"))
+    script += [
+        ToolCall(SELECT, {"intent_id": "INT-001"}),
+        write_file("claude", root, "src/app.py", "x = 2\n"),
+        write_file("claude", root, "docs/notes.md", "no\n"),
+        shell("claude", "echo no > docs/shell.md"),
+        Text("done"),
+    ]
+    result = run_session(
+        key, root, "Add src/app.py", script, env=env, timeout=120, home=tmp_path / "home"
+    )
+    assert result.ok, result.describe()
+    offset = 1 if deferred else 0
+    first = result.first_request()
+    # governance reached the model (SessionStart context) before anything else
+    assert first.contains("## Governance (paw-tui)") and first.contains("INT-001")
+    early = _results(result, 1)
+    assert "You must cite a valid active Intent ID" in early, early
+    if deferred:
+        assert "ToolSearch" in early  # how to reach the deferred tool, in the deny itself
+    selected = _results(result, 2 + offset)
+    assert "INT-001" in selected and "Error" not in selected, selected
+    assert (root / "src" / "app.py").read_text(encoding="utf-8") == "x = 2\n"
+    outside = _results(result, 4 + offset)
+    assert "Scope Violation: INT-001 is not authorized to edit docs/notes.md" in outside, outside
+    through_shell = _results(result, 5 + offset)
+    assert "Scope Violation: INT-001 is not authorized to edit docs/shell.md" in through_shell
+    assert not (root / "src" / "early.py").exists()
+    assert not (root / "docs").exists()
+    ledger = root / ".orchestration" / "agent_trace.jsonl"
+    records = [json.loads(line) for line in ledger.read_text(encoding="utf-8").splitlines()]
+    sessions = {r.get("session_id") for r in records}
+    assert sessions == {result.session_id()}, sessions
+    events = [(r["event"], r.get("tool"), r.get("paths")) for r in records]
+    assert ("intent_selected", SELECT, None) in events
+    assert ("mutation", "Write", ["src/app.py"]) in events
+    assert ("tool_denied", "Write", ["docs/notes.md"]) in events
+    verify = subprocess.run(
+        [PAW, "trace", "verify"], cwd=root, env={**os.environ, **env}, capture_output=True, text=True
+    )
+    assert verify.returncode == 0, verify.stdout + verify.stderr
