@@ -503,8 +503,8 @@ def test_a_failed_ledger_append_leaves_no_selection_behind(root: Path) -> None:
 def test_session_records_use_a_safe_file_name_for_any_id(root: Path) -> None:
     weird = "../../etc/passwd"
     assert select(root, weird, "INT-001").outcome == SELECTED
-    names = os.listdir(root / ".orchestration" / "sessions")
-    assert len(names) == 1 and names[0].startswith("h-") and names[0].endswith(".json")
+    names = [n for n in os.listdir(root / ".orchestration" / "sessions") if n.endswith(".json")]
+    assert len(names) == 1 and names[0].startswith("h-")
     session = sessions_store.load_session(str(root), weird)
     assert session is not None and session.intent_id == "INT-001"
 
@@ -516,6 +516,78 @@ def test_scope_message_names_the_patterns(root: Path) -> None:
         f"Scope Violation: INT-001 is not authorized to edit docs/x.md. Owned scope: {INT001_SCOPE}. "
         "Request scope expansion.",
     )
+
+
+# -- flat in sessions (issue 12) --------------------------------------------------------------------
+
+
+def _stale_sessions(root: Path, count: int) -> None:
+    folder = root / ".orchestration" / "sessions"
+    folder.mkdir(parents=True, exist_ok=True)
+    for n in range(count):
+        record = {"session_id": f"old-{n}", "state": "none", "started": 1.0, "last_seen": 1.0}
+        (folder / f"old-{n}.json").write_text(json.dumps(record), encoding="utf-8")
+
+
+def _session_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every session record the code under test opens."""
+    import builtins
+
+    opened: list[str] = []
+    real_open = builtins.open
+
+    def counting_open(file, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if "/sessions/" in str(file) and str(file).endswith(".json"):
+            opened.append(str(file))
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", counting_open)
+    return opened
+
+
+def test_a_denial_reads_no_stale_session_and_leaves_no_record(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """5,000 stale records cost a denial nothing: the holders index names the few that hold."""
+    assert_allow(gate(_select_claude(root, "INT-001", session="holder")))
+    _stale_sessions(root, 5000)
+    opened = _session_reads(monkeypatch)
+    result = gate(write_payload(root, "src/a.py", session="newcomer"))
+    assert result.denied
+    assert [Path(p).name for p in opened] == ["newcomer.json", "holder.json"]
+    assert not (root / ".orchestration" / "sessions" / "newcomer.json").exists()
+
+
+def test_a_selection_reads_only_the_holders(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    assert_allow(gate(_select_claude(root, "INT-001", session="holder")))
+    _stale_sessions(root, 2000)
+    (root / ".orchestration" / "sessions" / ".pruned").touch()  # this hour's sweep is done
+    opened = _session_reads(monkeypatch)
+    assert_allow(gate(_select_claude(root, "INT-002", session="second")))
+    assert len(opened) <= 6, opened  # the session's own record and the one holder's
+
+
+def test_a_new_session_prunes_idle_records(root: Path) -> None:
+    _stale_sessions(root, 300)
+    assert_allow(gate(_select_claude(root, "INT-001", session="fresh")))
+    left = sorted(p.name for p in (root / ".orchestration" / "sessions").glob("*.json"))
+    assert left == ["fresh.json"]
+
+
+def test_the_holders_index_is_rebuilt_when_lost(root: Path) -> None:
+    assert_allow(gate(_select_claude(root, "INT-001", session="holder")))
+    index = root / ".orchestration" / "sessions" / ".holders"
+    assert json.loads(index.read_text("utf-8"))["holders"] == {"holder": "INT-001"}
+    index.write_text("{half", encoding="utf-8")
+    taken = gate(_select_claude(root, "INT-001", session="other"))
+    assert taken.denied, "a broken index must not hide a holder"
+    index.unlink()
+    assert gate(_select_claude(root, "INT-001", session="other")).denied
+    assert_allow(gate(_select_claude(root, "INT-002", session="other")))
+    assert json.loads(index.read_text("utf-8"))["holders"] == {
+        "holder": "INT-001",
+        "other": "INT-002",
+    }
 
 
 # -- the intent context block ----------------------------------------------------------------------------

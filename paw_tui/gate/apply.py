@@ -38,8 +38,14 @@ def apply(state: WorkspaceState, facts: Facts, verdict: Verdict) -> Decision:
         prompt = event.prompt[:MAX_PROMPT_KEPT]
     session = facts.live_session
     if verdict.touch or prompt is not None:
+        ttl = facts.policy.governance.session_ttl if facts.policy.valid else None
         session = sessions_store.touch_session(
-            state.root, event.session_id, facts.now, client=event.client, latest_prompt=prompt
+            state.root,
+            event.session_id,
+            facts.now,
+            client=event.client,
+            latest_prompt=prompt,
+            ttl=ttl,
         )
     action = verdict.action
     if action == SELECT:

@@ -164,8 +164,9 @@ def pre_tool(facts: Facts) -> Verdict:
     if not policy.valid:
         touch = False
         return deny(policy.unavailable_reason or "Orchestration state unavailable.")
-    touch = _needs_touch(facts)
     session = facts.live_session
+    # a session that has only been denied leaves no record (issue 12: no file per denial)
+    touch = session is not None and _needs_touch(facts)
     intent, refusal = working_intent(policy, session)
     shell_verdict = _shell_first(facts, intent, refusal, shown, touch)
     if shell_verdict is not None:
