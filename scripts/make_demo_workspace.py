@@ -47,6 +47,8 @@ from paw_tui.core.workspace.demo import HOME_DIR, REMOVED, bundle_name, install_
 DEFAULT_OUT = REPO / "paw_tui" / "demo_workspace" / "day"
 SEED = 20261120
 SKIPPED = {".cache", "__pycache__"}
+# Derived session state, rebuilt by paw-tui when absent: not part of the day's story.
+DERIVED = {sessions_store.HOLDERS_INDEX, sessions_store.PRUNE_MARKER}
 
 
 def files_of(root: Path, home: Path) -> dict[str, bytes]:
@@ -59,6 +61,7 @@ def files_of(root: Path, home: Path) -> dict[str, bytes]:
                 path.is_file()
                 and not SKIPPED & set(relative.parts)
                 and not path.name.endswith((".lock", ".tmp"))
+                and path.name not in DERIVED
             ):
                 found[prefix + relative.as_posix()] = path.read_bytes()
     return found

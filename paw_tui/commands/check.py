@@ -39,7 +39,10 @@ def run(args: argparse.Namespace) -> int:
     if args.intent:
         intent = policy.intent(args.intent)
         if intent is None:
-            raise ValidationError(f"Unknown intent '{args.intent}'.")
+            from paw_tui.core.support.suggest import did_you_mean_sentence
+
+            hint = did_you_mean_sentence(args.intent, [i.id for i in policy.intents])
+            raise ValidationError(f"Unknown intent '{args.intent}'.{hint}")
     else:
         from paw_tui.core.handshake.standing import session_standing
 

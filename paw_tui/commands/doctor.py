@@ -52,13 +52,29 @@ def run(args: argparse.Namespace) -> int:
     )
     root = workspace_root(args)
     add(OK, "workspace", root)
-    _check_policy(root, add)
-    _check_ledger(root, add)
-    hooks = _check_claude(root, add)
+
+    def guarded(name: str, check, *extra):  # type: ignore[no-untyped-def]
+        """Every check is a row: one that fails to run is a FAIL naming why, never the end of
+        the report."""
+        try:
+            return check(root, *extra)
+        except Exception as error:
+            from paw_tui.core.errors import PawError
+
+            detail = (
+                str(error) if isinstance(error, PawError) else f"{type(error).__name__}: {error}"
+            )
+            add(FAIL, name, detail)
+            return None
+
+    guarded("orchestration", _check_policy, add)
+    guarded("ledger", _check_ledger, add)
+    hooks = guarded("claude-code", _check_claude, add) or []
     if hooks:
-        _run_canary(root, hooks, add)
-    _check_mcp(root, bool(hooks), add)
-    _check_protection(root, add)
+        guarded("gate canary", _run_canary, hooks, add)
+    guarded("mcp", _check_mcp, bool(hooks), add)
+    guarded("shell", _check_protection, add)
+    _check_other_clients(root, add)
     if args.json:
         from paw_tui.commands.output import write_json
 
@@ -66,6 +82,42 @@ def run(args: argparse.Namespace) -> int:
     else:
         write_out("".join(f"{s:<4}  {n:<12} {d}\n" for s, n, d in results))
     return 2 if any(s == FAIL for s, _, _ in results) else 0
+
+
+def _check_other_clients(root: str, add) -> None:  # type: ignore[no-untyped-def]
+    """Each other client that is set up here (one of its files in the workspace exists)
+    reports its own rows; a client never installed adds nothing."""
+    from paw_tui.core.clients.registry import CLIENTS
+    from paw_tui.core.errors import ValidationError
+
+    inside = os.path.join(os.path.realpath(root), "")
+    for info in CLIENTS.values():
+        if info.name == "claude-code":
+            continue  # checked above, with its canary
+        try:
+            plan = info.plan(root)
+        except ImportError:
+            continue
+        except ValidationError as error:
+            add(FAIL, info.name, str(error))
+            continue
+        present = [
+            f
+            for f in plan.files
+            if f.before is not None and os.path.realpath(f.path).startswith(inside)
+        ]
+        check = getattr(
+            __import__(f"paw_tui.core.clients.{info.module}", fromlist=["NAME"]), "doctor", None
+        )
+        if not present or check is None:
+            continue
+        try:
+            rows = check(root)
+        except Exception as error:
+            add(FAIL, info.name, f"{type(error).__name__}: {error}")
+            continue
+        for status, name, detail in rows:
+            add(status, name, detail)
 
 
 def _check_protection(root: str, add) -> None:  # type: ignore[no-untyped-def]
@@ -78,6 +130,7 @@ def _check_protection(root: str, add) -> None:  # type: ignore[no-untyped-def]
 
 def _check_policy(root: str, add) -> None:  # type: ignore[no-untyped-def]
     from paw_tui.core.policy.compiled import load_policy
+    from paw_tui.core.support.words import count
 
     policy = load_policy(root, use_cache=False)
     if not policy.valid:
@@ -94,7 +147,7 @@ def _check_policy(root: str, add) -> None:  # type: ignore[no-untyped-def]
         add(
             OK,
             "orchestration",
-            f"{len(policy.intents)} intents, {len(policy.selectable())} selectable",
+            f"{count(len(policy.intents), 'intent')}, {len(policy.selectable())} selectable",
         )
     for warning in policy.warnings:
         add(WARN, "orchestration", warning)
@@ -233,12 +286,9 @@ def _run_canary(root: str, commands: list[str], add) -> None:  # type: ignore[no
 
 
 def _check_mcp(root: str, hooked_gate: bool, add) -> None:  # type: ignore[no-untyped-def]
-    try:
-        import mcp  # noqa: F401
+    from importlib.util import find_spec
 
-        sdk = True
-    except ImportError:
-        sdk = False
+    sdk = find_spec("mcp") is not None  # importing it would cost a second
     path = os.path.join(root, ".mcp.json")
     try:
         with open(path, encoding="utf-8") as handle:

@@ -39,7 +39,9 @@ def run(args: argparse.Namespace) -> int:
     plan = info.plan(root)
     if args.dry_run:
         for item in plan.files:
-            state = ("would change" if item.exists else "would create") if item.changed else "unchanged"
+            state = (
+                ("would change" if item.exists else "would create") if item.changed else "unchanged"
+            )
             write_out(f"# {item.path} ({state})\n{item.text()}\n")
     else:
         for path, state in apply(plan):

@@ -99,8 +99,12 @@ def _find(state, intent_id: str):  # type: ignore[no-untyped-def]
     require_valid_policy(state)
     intent = state.policy.intent(intent_id)
     if intent is None:
-        known = ", ".join(i.id for i in state.policy.intents) or "none"
-        raise ValidationError(f"Unknown intent '{intent_id}'. Known intents: {known}.")
+        from paw_tui.core.support.suggest import did_you_mean_sentence
+
+        ids = [i.id for i in state.policy.intents]
+        known = ", ".join(ids) or "none"
+        hint = did_you_mean_sentence(intent_id, ids)
+        raise ValidationError(f"Unknown intent '{intent_id}'. Known intents: {known}.{hint}")
     return intent
 
 

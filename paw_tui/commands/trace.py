@@ -34,7 +34,9 @@ def add_parser(
     )
     tail.add_argument("--intent", metavar="ID", help="only this intent's records")
     tail.add_argument("--session", metavar="S", help="only this session's records")
-    tail.add_argument("--decision", choices=["allow", "deny", "pending"], help="only this decision")
+    tail.add_argument(
+        "--decision", choices=["allow", "deny", "pending", "breach"], help="only this decision"
+    )
     tail.add_argument(
         "-f", "--follow", action="store_true", help="keep printing new records (Ctrl-C stops)"
     )
@@ -53,12 +55,20 @@ def add_parser(
         help="accept records another machine signed with this key after this machine's records "
         "(a ledger shared through version control); repeatable",
     )
-    export = actions.add_parser("export", help="export mutation records", parents=parents)
+    export = actions.add_parser(
+        "export", help="export records (the same filters as tail)", parents=parents
+    )
     export.add_argument(
         "--format",
         required=True,
-        choices=["agent-trace"],
-        help="agent-trace: Agent Trace 0.1.0 JSONL",
+        choices=["agent-trace", "jsonl"],
+        help="agent-trace: mutation records as Agent Trace 0.1.0 JSONL; jsonl: the records as "
+        "stored, one per line",
+    )
+    export.add_argument("--intent", metavar="ID", help="only this intent's records")
+    export.add_argument("--session", metavar="S", help="only this session's records")
+    export.add_argument(
+        "--decision", choices=["allow", "deny", "pending", "breach"], help="only this decision"
     )
     export.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
     parser.set_defaults(run=run)
@@ -148,18 +158,73 @@ def run(args: argparse.Namespace) -> int:
         else:
             write_out(result.message + "\n")
         return 0 if result.ok else 2
+    if args.format == "jsonl":
+        return _export_jsonl(ledger, args)
     return _export(ledger, args.output)
 
 
 def _matches(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    """Intent ids compare case-insensitively; a session matches by id or id prefix."""
+    intent = args.intent.casefold() if args.intent else None
+    session = args.session.casefold() if args.session else None
+
     def predicate(record: dict[str, object]) -> bool:
         return (
-            (args.intent is None or record.get("intent_id") == args.intent)
-            and (args.session is None or record.get("session_id") == args.session)
+            (intent is None or str(record.get("intent_id") or "").casefold() == intent)
+            and (
+                session is None
+                or str(record.get("session_id") or "").casefold().startswith(session)
+            )
             and (args.decision is None or record.get("decision") == args.decision)
         )
 
     return predicate
+
+
+def _check_filters(ledger, args: argparse.Namespace) -> None:  # type: ignore[no-untyped-def]
+    """An intent or session the workspace and the ledger do not know is an error that says
+    so (and what was probably meant), not an empty answer."""
+    from paw_tui.core.errors import ValidationError
+    from paw_tui.core.support.suggest import did_you_mean_sentence
+
+    if args.intent:
+        known = _known_intents(args)
+        if args.intent.casefold() not in {i.casefold() for i in known}:
+            seen = _ledger_values(ledger, "intent_id")
+            if args.intent.casefold() not in {i.casefold() for i in seen}:
+                hint = did_you_mean_sentence(args.intent, [*known, *seen])
+                raise ValidationError(
+                    f"Unknown intent '{args.intent}': not in {_intents_file(args)} and in no "
+                    f"record of the ledger.{hint}"
+                )
+    if args.session:
+        sessions = _ledger_values(ledger, "session_id")
+        wanted = args.session.casefold()
+        if not any(s.casefold().startswith(wanted) for s in sessions):
+            hint = did_you_mean_sentence(args.session, sessions)
+            raise ValidationError(f"No record of session '{args.session}' in {ledger.path}.{hint}")
+
+
+def _known_intents(args: argparse.Namespace) -> list[str]:
+    from paw_tui.core.policy.compiled import load_policy
+
+    policy = load_policy(workspace_root(args))
+    return [intent.id for intent in policy.intents] if policy.valid else []
+
+
+def _intents_file(args: argparse.Namespace) -> str:
+    from paw_tui.core.workspace import layout
+
+    return layout.INTENTS
+
+
+def _ledger_values(ledger, key: str) -> list[str]:  # type: ignore[no-untyped-def]
+    values: dict[str, None] = {}
+    for _offset, _line, record in ledger.iter_records(0):
+        value = record.get(key) if record is not None else None
+        if isinstance(value, str):
+            values[value] = None
+    return list(values)
 
 
 def _emit(records: list[dict[str, object]], as_json: bool) -> None:
@@ -179,7 +244,10 @@ def _tail(ledger, args: argparse.Namespace) -> int:  # type: ignore[no-untyped-d
 
     if args.lines < 0:
         raise ValidationError(f"-n must be 0 or more, not {args.lines}.")
-    result = ledger.tail(args.lines, predicate=_matches(args))
+    predicate = _matches(args)
+    result = ledger.tail(args.lines, predicate=predicate)
+    if not result.records and (args.intent or args.session):
+        _check_filters(ledger, args)
     _emit(result.records, args.json)
     if result.torn_tail is not None:
         from paw_tui.commands.output import write_err
@@ -225,6 +293,26 @@ def _show(ledger, seq: int) -> int:  # type: ignore[no-untyped-def]
     if not result.records:
         raise ValidationError(f"No record with seq {seq} in {ledger.path}.")
     write_json(result.records[0])
+    return 0
+
+
+def _export_jsonl(ledger, args: argparse.Namespace) -> int:  # type: ignore[no-untyped-def]
+    """The records as stored (their lines, byte for byte), those the filters keep."""
+    predicate = _matches(args)
+    lines = [
+        line.decode("utf-8", "replace") + "\n"
+        for _offset, line, record in ledger.iter_records(0)
+        if record is not None and predicate(record)
+    ]
+    if not lines and (args.intent or args.session):
+        _check_filters(ledger, args)
+    text = "".join(lines)
+    if args.output:
+        from paw_tui.core.support.fsutil import atomic_write
+
+        atomic_write(args.output, text.encode("utf-8"))
+        return 0
+    write_out(escape_json_text(text))
     return 0
 
 

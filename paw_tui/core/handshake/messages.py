@@ -65,7 +65,14 @@ def must_cite(
 def unknown_intent(
     intent_id: str, available: list[Intent], held: Mapping[str, str] | None = None
 ) -> str:
-    return f"Unknown intent '{intent_id}'. Available intents: {available_list(available, held)}."
+    from paw_tui.core.support.suggest import did_you_mean_sentence
+
+    hint = (
+        did_you_mean_sentence(intent_id, [intent.id for intent in available]) if intent_id else ""
+    )
+    return (
+        f"Unknown intent '{intent_id}'. Available intents: {available_list(available, held)}.{hint}"
+    )
 
 
 def awaiting_approval(intent_id: str) -> str:

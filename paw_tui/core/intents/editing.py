@@ -68,8 +68,12 @@ def open_for_edit(root: str, intent_id: str, what: str) -> IntentFile:
         raise ValidationError(policy.unavailable_reason or "Orchestration state unavailable.")
     intent = policy.intent(intent_id)
     if intent is None:
-        known = ", ".join(i.id for i in policy.intents) or "none"
-        raise ValidationError(f"Unknown intent '{intent_id}'. Known intents: {known}.")
+        from paw_tui.core.support.suggest import did_you_mean_sentence
+
+        ids = [i.id for i in policy.intents]
+        known = ", ".join(ids) or "none"
+        hint = did_you_mean_sentence(intent_id, ids)
+        raise ValidationError(f"Unknown intent '{intent_id}'. Known intents: {known}.{hint}")
     try:
         with open(path, "rb") as handle:
             data = handle.read()

@@ -113,8 +113,13 @@ class VerifyResult:
             return f"Line {self.first_bad_line} of {self.path} {self.reason}."
         if self.head_status in BAD_HEAD_STATUSES:
             return f"The ledger {self.path} was {self.head_status}: {self.head_detail}."
+        from paw_tui.core.support.words import count
+
         signed = "" if self.mac_status == "ok" else f", signatures: {self.mac_status}"
-        return f"The ledger {self.path} is intact: {self.records} records, head {self.head_status}{signed}."
+        return (
+            f"The ledger {self.path} is intact: {count(self.records, 'record')}, "
+            f"head {self.head_status}{signed}."
+        )
 
     def to_dict(self) -> dict[str, object]:
         return {name: getattr(self, name) for name in self.__slots__}
