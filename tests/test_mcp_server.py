@@ -1,9 +1,15 @@
-"""The MCP server (DESIGN §3, §6): ``paw-tui mcp`` over stdio end to end with the mcp 2.x
-client, and ``build_server(PawMcp(...))`` in process."""
+"""The MCP server (DESIGN §3, §6): ``paw-tui mcp`` over stdio end to end with the MCP SDK's
+client (the reference the built-in server is held to), and ``StdioServer(PawTools(...))`` in
+process over in-memory pipes."""
 
 from __future__ import annotations
 
+import io
 import json
+import os
+import subprocess
+import sys
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,7 +37,8 @@ from gatekit import (
 from mcp import Client, StdioServerParameters
 from mcp.types import CallToolResult, TextContent
 
-from paw_tui.mcp_server import PawMcp, build_server
+from paw_tui.mcp.stdio import StdioServer
+from paw_tui.mcp.tools import PawTools, ToolResult
 
 if TYPE_CHECKING:
     from conftest import Workspace
@@ -45,7 +52,9 @@ TOOLS = {
 }
 
 
-def text_of(result: CallToolResult) -> str:
+def text_of(result: CallToolResult | ToolResult) -> str:
+    if isinstance(result, ToolResult):
+        return result.text
     assert len(result.content) == 1
     content = result.content[0]
     assert isinstance(content, TextContent)
@@ -176,26 +185,39 @@ def test_hooked_server_over_stdio_only_validates(root: Path) -> None:
 # -- in process ----------------------------------------------------------------------------------------
 
 
-def call(paw: PawMcp, tool: str, arguments: dict[str, object] | None = None) -> CallToolResult:
-    async def scenario() -> CallToolResult:
-        async with Client(build_server(paw)) as client:
-            return await client.call_tool(tool, arguments or {})
+def exchange(paw: PawTools, *messages: dict[str, object]) -> list[dict[str, object]]:
+    """Every reply the server writes to ``messages`` (one per line), in process."""
+    source = io.BytesIO(b"".join(json.dumps(m).encode() + b"\n" for m in messages))
+    sink = io.BytesIO()
+    StdioServer(paw, source, sink).serve()
+    return [json.loads(line) for line in sink.getvalue().splitlines()]
 
-    return anyio.run(scenario)
+
+def call(paw: PawTools, tool: str, arguments: dict[str, object] | None = None) -> CallToolResult:
+    replies = exchange(
+        paw,
+        {
+            "jsonrpc": "2.0",
+            "id": 7,
+            "method": "tools/call",
+            "params": {"name": tool, "arguments": arguments or {}},
+        },
+    )
+    assert len(replies) == 1 and replies[0]["id"] == 7, replies
+    return CallToolResult.model_validate(replies[0]["result"])
 
 
-def plain(root: Path | str, *, hooked: bool = False) -> PawMcp:
+def plain(root: Path | str, *, hooked: bool = False) -> PawTools:
     import os
 
-    return PawMcp(environ=dict(os.environ), cwd=str(root), hooked=hooked)
+    return PawTools(environ=dict(os.environ), cwd=str(root), hooked=hooked)
 
 
 def test_in_process_listing(root: Path) -> None:
-    async def scenario() -> None:
-        async with Client(build_server(plain(root))) as client:
-            await check_tool_listing(client)
-
-    anyio.run(scenario)
+    replies = exchange(plain(root), {"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+    listed = {tool["name"]: tool for tool in replies[0]["result"]["tools"]}
+    for name, required in TOOLS.items():
+        assert sorted(listed[name]["inputSchema"].get("required", [])) == sorted(required)
 
 
 @pytest.mark.parametrize(
@@ -372,3 +394,136 @@ def test_a_cancelled_context_call(root: Path) -> None:
     result = plain(root).paw_get_context("auth-migration", AGENT, lambda: True)
     assert result.is_error
     assert text_of(result) == "Context retrieval was cancelled."
+
+
+# -- the protocol layer ----------------------------------------------------------------------------
+
+
+def rpc(request_id: int, method: str, params: dict[str, object] | None = None) -> dict[str, object]:
+    message: dict[str, object] = {"jsonrpc": "2.0", "id": request_id, "method": method}
+    if params is not None:
+        message["params"] = params
+    return message
+
+
+@pytest.mark.parametrize(
+    ("asked", "answered"),
+    [("2025-06-18", "2025-06-18"), ("2024-11-05", "2024-11-05"), ("1999-01-01", "2025-11-25")],
+)
+def test_initialize_negotiates_the_protocol_version(root: Path, asked: str, answered: str) -> None:
+    reply = exchange(plain(root), rpc(1, "initialize", {"protocolVersion": asked}))[0]
+    result = reply["result"]
+    assert result["protocolVersion"] == answered
+    assert result["serverInfo"]["name"] == "paw" and "tools" in result["capabilities"]
+
+
+def test_bad_messages_get_json_rpc_errors_and_the_server_goes_on(root: Path) -> None:
+    source = io.BytesIO(
+        b"{not json\n"
+        b'{"jsonrpc": "1.0", "id": 3, "method": "ping"}\n'
+        b'{"jsonrpc": "2.0", "id": 4, "method": "sampling/createMessage"}\n'
+        b'{"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "nope"}}\n'
+        b'{"jsonrpc": "2.0", "id": 6, "method": "tools/call", '
+        b'"params": {"name": "list_intents", "arguments": [1]}}\n'
+        b'{"jsonrpc": "2.0", "method": "notifications/initialized"}\n'
+        b"\n"
+        b'{"jsonrpc": "2.0", "id": 8, "method": "ping"}\n'
+    )
+    sink = io.BytesIO()
+    StdioServer(plain(root), source, sink).serve()
+    replies = [json.loads(line) for line in sink.getvalue().splitlines()]
+    codes = [(r.get("id"), r.get("error", {}).get("code")) for r in replies]
+    assert codes == [(None, -32700), (3, -32600), (4, -32601), (5, -32602), (6, -32602), (8, None)]
+    assert "nope" in replies[3]["error"]["message"]
+    assert replies[-1]["result"] == {}
+
+
+def test_a_batch_is_answered_message_by_message(root: Path) -> None:
+    source = io.BytesIO(json.dumps([rpc(1, "ping"), rpc(2, "prompts/list")]).encode() + b"\n")
+    sink = io.BytesIO()
+    StdioServer(plain(root), source, sink).serve()
+    replies = {r["id"]: r["result"] for r in map(json.loads, sink.getvalue().splitlines())}
+    assert replies == {1: {}, 2: {"prompts": []}}
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({}, "Invalid arguments for select_active_intent: 'intent_id' is required."),
+        (
+            {"intent_id": 7},
+            "Invalid arguments for select_active_intent: 'intent_id' must be a string, not int.",
+        ),
+    ],
+)
+def test_wrong_arguments_name_the_argument(
+    root: Path, arguments: dict[str, object], message: str
+) -> None:
+    result = call(plain(root), "select_active_intent", arguments)
+    assert result.is_error and text_of(result) == message
+    assert records(root) == []
+
+
+def test_a_cancelled_call_gets_no_answer(root: Path) -> None:
+    with_work_item(root)
+    paw = plain(root)
+    started = threading.Event()
+    release = threading.Event()
+    original = paw.paw_get_context
+
+    def slow(slug: str, agent: str, is_cancelled: object = None) -> ToolResult:
+        started.set()
+        release.wait(30)
+        return original(slug, agent, is_cancelled)  # type: ignore[arg-type]
+
+    paw.paw_get_context = slow  # type: ignore[method-assign]
+    reader, writer = os.pipe()
+    sink = io.BytesIO()
+    server = StdioServer(paw, os.fdopen(reader, "rb"), sink)
+    thread = threading.Thread(target=server.serve)
+    thread.start()
+    with os.fdopen(writer, "wb", buffering=0) as pipe:
+        args = {"feature_slug": "auth-migration", "agent_name": AGENT}
+        pipe.write(
+            json.dumps(
+                rpc(9, "tools/call", {"name": "paw_get_context", "arguments": args})
+            ).encode()
+            + b"\n"
+        )
+        assert started.wait(30)
+        cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 9}}
+        pipe.write(
+            json.dumps(cancel).encode() + b"\n" + json.dumps(rpc(10, "ping")).encode() + b"\n"
+        )
+        # The ping is answered while the call still runs: requests do not queue behind tools.
+        for _ in range(3000):
+            if sink.getvalue():
+                break
+            threading.Event().wait(0.01)
+        answered_while_running = bool(sink.getvalue())
+        release.set()
+    thread.join(30)
+    replies = [json.loads(line) for line in sink.getvalue().splitlines()]
+    assert answered_while_running
+    assert [r["id"] for r in replies] == [10]
+
+
+def test_the_server_answers_tools_list_without_loading_the_core(root: Path) -> None:
+    code = (
+        "import io, json, sys\n"
+        "from paw_tui.mcp.stdio import StdioServer\n"
+        "from paw_tui.mcp.tools import PawTools\n"
+        "lines = [{'jsonrpc': '2.0', 'id': 1, 'method': 'initialize', 'params': {}},\n"
+        "         {'jsonrpc': '2.0', 'id': 2, 'method': 'tools/list'}]\n"
+        "src = io.BytesIO(b''.join(json.dumps(m).encode() + b'\\n' for m in lines))\n"
+        "StdioServer(PawTools(), src, io.BytesIO()).serve()\n"
+        "heavy = ('yaml', 'pathspec', 'mcp', 'pydantic', 'anyio', 'textual', 'rich')\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & set(heavy)))\n"
+        "print(sorted(m for m in sys.modules if m.startswith('paw_tui.core')))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    heavy, core = done.stdout.splitlines()
+    assert heavy == "[]" and core == "[]"

@@ -136,10 +136,7 @@ def test_prompt_needs_a_session_to_print(root: Path, capsys: pytest.CaptureFixtu
 
 
 def test_mcp_get_handoff_context(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from mcp import Client
-    from mcp.types import TextContent
-
-    from paw_tui.mcp_server import PawMcp, build_server
+    from paw_tui.mcp.tools import PawTools, tool_listing
 
     docs = root / "docs"
     docs.mkdir()
@@ -148,17 +145,9 @@ def test_mcp_get_handoff_context(root: Path, monkeypatch: pytest.MonkeyPatch) ->
     )
     (docs / "CONVENTIONS.md").write_text("Keep functions small. Test every branch.\n")
     monkeypatch.setenv("PAW_WORKSPACE_PATH", str(root))
-    server = build_server(PawMcp(cwd=str(root)))
-
-    async def call() -> tuple[bool, str, list[str]]:
-        async with Client(server) as client:
-            names = [tool.name for tool in (await client.list_tools()).tools]
-            result = await client.call_tool("get_handoff_context", {})
-            content = result.content[0]
-            assert isinstance(content, TextContent)
-            return bool(result.is_error), content.text, names
-
-    is_error, text, names = anyio.run(call)
+    names = [str(tool["name"]) for tool in tool_listing()]
+    result = PawTools(cwd=str(root)).call("get_handoff_context", {})
+    is_error, text = result.is_error, result.text
     assert "get_handoff_context" in names
     assert not is_error
     assert text.startswith("<context>\n") and text.endswith("\n</context>")

@@ -199,15 +199,14 @@ def test_the_reason_is_kept_escaped(root: Path) -> None:
 
 def test_mcp_tool_plain_mode_files_for_its_own_session(root: Path) -> None:
     """Without hooks the server is the session: select, then request."""
-    pytest.importorskip("mcp")
-    from paw_tui.mcp_server import PawMcp
+    from paw_tui.mcp.tools import PawTools
 
-    paw = PawMcp(cwd=str(root), environ={"PAW_WORKSPACE_PATH": str(root)})
+    paw = PawTools(cwd=str(root), environ={"PAW_WORKSPACE_PATH": str(root)})
     selected = paw.select_active_intent("INT-007")
-    assert not selected.is_error, selected.content
+    assert not selected.is_error, selected.text
     result = paw.request_scope_expansion("docs/**", "docs")
-    assert not result.is_error, result.content
-    text = result.content[0].text  # type: ignore[union-attr]
+    assert not result.is_error, result.text
+    text = result.text
     assert "waits for a person" in text
     assert [r["session_id"] for r in pending(root)] == [paw.session_id]
     refused = paw.request_scope_expansion(".git/**", "hooks")

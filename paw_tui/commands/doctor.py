@@ -234,6 +234,28 @@ def _settings_env(root: str) -> dict[str, str]:
     return env
 
 
+def _probe_mcp(root: str, name: str, server: dict[str, object], add) -> None:  # type: ignore[no-untyped-def]
+    """Start the server as Claude Code would (its settings' env) and ask ``initialize``."""
+    from paw_tui.mcp.probe import probe_server
+
+    args = server.get("args")
+    argv = [str(server.get("command", ""))]
+    argv += [str(arg) for arg in args] if isinstance(args, list) else []
+    env = dict(os.environ, **_settings_env(root))
+    extra = server.get("env")
+    if isinstance(extra, dict):
+        env.update({str(k): str(v) for k, v in extra.items()})
+    answered, detail = probe_server(argv, cwd=root, env=env)
+    if answered:
+        add(OK, "mcp", f"server '{name}': {detail}")
+    else:
+        add(
+            FAIL,
+            "mcp",
+            f"server '{name}' cannot start, so agents cannot select an intent: {detail}",
+        )
+
+
 def _run_canary(root: str, commands: list[str], add) -> None:  # type: ignore[no-untyped-def]
     import shutil
 
@@ -286,9 +308,6 @@ def _run_canary(root: str, commands: list[str], add) -> None:  # type: ignore[no
 
 
 def _check_mcp(root: str, hooked_gate: bool, add) -> None:  # type: ignore[no-untyped-def]
-    from importlib.util import find_spec
-
-    sdk = find_spec("mcp") is not None  # importing it would cost a second
     path = os.path.join(root, ".mcp.json")
     try:
         with open(path, encoding="utf-8") as handle:
@@ -316,14 +335,7 @@ def _check_mcp(root: str, hooked_gate: bool, add) -> None:  # type: ignore[no-un
                     f"server '{name}' runs plain 'paw-tui mcp' beside the gate hooks: selections "
                     "would be locked twice under two session ids; use 'paw-tui mcp --hooked'",
                 )
-            elif not sdk:
-                add(
-                    FAIL,
-                    "mcp",
-                    f"server '{name}' is configured but the mcp package is not installed here: it "
-                    "cannot start, and agents cannot select an intent (pip install 'paw-tui[mcp]')",
-                )
             else:
-                add(OK, "mcp", f"server '{name}': {text}")
+                _probe_mcp(root, name, server, add)
             return
     add(WARN, "mcp", "no paw-tui server in .mcp.json")

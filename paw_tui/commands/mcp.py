@@ -1,4 +1,4 @@
-"""``paw-tui mcp [--hooked]``: the MCP stdio server (needs the ``[mcp]`` extra)."""
+"""``paw-tui mcp [--hooked]``: the MCP stdio server (built in: :mod:`paw_tui.mcp.stdio`)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ def add_parser(
         subparsers,
         "mcp",
         parents,
-        description="Serve paw_get_context, select_active_intent, list_intents and check_scope "
+        description="Serve paw_get_context, select_active_intent, list_intents, check_scope, "
+        "request_scope_expansion and get_handoff_context "
         "over MCP on stdin/stdout. Plain mode holds one session per server process; --hooked "
         "leaves the selection to the gate (use it with the hooks 'install claude-code' writes).",
     )
@@ -30,14 +31,8 @@ def add_parser(
 def run(args: argparse.Namespace) -> int:
     import os
 
-    from paw_tui.core.errors import PawError
+    from paw_tui.mcp.stdio import serve
 
-    try:
-        from paw_tui.mcp_server import serve
-    except ImportError as exc:
-        raise PawError(
-            f"The MCP server needs the mcp package ({exc}); install it with: pip install 'paw-tui[mcp]'"
-        ) from exc
     if args.workspace:
         os.environ["PAW_WORKSPACE_PATH"] = os.path.abspath(args.workspace[0])
     serve(hooked=args.hooked)
