@@ -59,20 +59,46 @@ def interleaved(
     expect: dict[str, int] | None = None,
 ) -> dict[str, float]:
     """Median seconds of each command, run in turn ``runs`` times after one warm-up."""
+    return interleaved_with_cpu(commands, runs, cwd=cwd, env=env, stdin=stdin, expect=expect)[0]
+
+
+def interleaved_with_cpu(
+    commands: dict[str, list[str]],
+    runs: int,
+    *,
+    cwd: str,
+    env: dict[str, str],
+    stdin: bytes | None = None,
+    expect: dict[str, int] | None = None,
+) -> tuple[dict[str, float], dict[str, float]]:
+    """Median wall seconds and median CPU seconds (user + system, the command and every
+    process it waited for) of each command. CPU time is what a busy machine disturbs least:
+    on 2 shared cores the wall figures move with everything else that runs."""
+    import resource
+
     expected = expect or {}
     times: dict[str, list[float]] = {name: [] for name in commands}
+    cpu: dict[str, list[float]] = {name: [] for name in commands}
     for round_number in range(runs + 1):
         for name, command in commands.items():
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.perf_counter()
             done = subprocess.run(command, cwd=cwd, env=env, input=stdin, capture_output=True)
             elapsed = time.perf_counter() - start
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
             if done.returncode != expected.get(name, 0):
                 raise SystemExit(
                     f"{name} exited {done.returncode}: {done.stderr.decode(errors='replace')}"
                 )
             if round_number:
                 times[name].append(elapsed)
-    return {name: statistics.median(values) for name, values in times.items()}
+                cpu[name].append(
+                    after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+                )
+    return (
+        {name: statistics.median(values) for name, values in times.items()},
+        {name: statistics.median(values) for name, values in cpu.items()},
+    )
 
 
 def clean_env(**extra: str) -> dict[str, str]:

@@ -59,9 +59,28 @@ class _SiteOnDemand:
         return PathFinder.find_spec(name, path, target)
 
 
+def _use_code_cache() -> None:
+    """``--code-cache PATH``: the gate's code from one file (:mod:`paw_tui.core.support.code_cache`)."""
+    if len(sys.argv) > 2 and sys.argv[1] == "--code-cache":
+        path = sys.argv[2]
+        del sys.argv[1:3]
+        try:
+            from paw_tui.core.support import code_cache
+
+            code_cache.install(path)
+        except Exception:  # a broken cache only costs speed: import as usual
+            pass
+
+
 def main() -> None:
+    # A hook lives for milliseconds and makes little cyclic garbage: collecting it while the
+    # modules load costs more than the memory it would give back.
+    import gc
+
+    gc.disable()
     sys.meta_path.append(_SiteOnDemand)
     sys.path.append(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    _use_code_cache()
     try:
         from paw_tui.gate.main import run
     except ImportError:

@@ -36,22 +36,12 @@ class UncheckableWrite(ValueError):
     """A write the gate cannot place; the call is denied with this sentence."""
 
 
-def _temp_dirs(environ: Mapping[str, str]) -> tuple[str, ...]:
-    import tempfile
-
-    found = {"/tmp", "/var/tmp", tempfile.gettempdir()}
-    for name in ("TMPDIR", "TMP", "TEMP"):
-        value = environ.get(name)
-        if value:
-            found.add(value)
-    return tuple(os.path.normpath(path) for path in found)
-
-
 def _fresh_temp(target: ShellTarget, environ: Mapping[str, str]) -> bool:
     from paw_tui.core.policy.shell.tempfiles import is_fresh_temp_name
+    from paw_tui.core.support.tempdirs import temp_directories
 
     path = os.path.normpath(os.path.join(target.cwd, target.path))
-    return is_fresh_temp_name(path, _temp_dirs(environ))
+    return is_fresh_temp_name(path, temp_directories(environ))
 
 
 def _unknown_directory(target: ShellTarget) -> bool:

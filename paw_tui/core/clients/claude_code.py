@@ -80,9 +80,7 @@ def merge_hooks(
     for event, entry in entries.items():
         existing = hooks.get(event, [])
         if not isinstance(existing, list):
-            raise ValidationError(
-                f"'hooks.{event}' in {path} is not a list; nothing was changed."
-            )
+            raise ValidationError(f"'hooks.{event}' in {path} is not a list; nothing was changed.")
         kept, placed = [], False
         for item in existing:
             if _is_ours(item):
@@ -134,9 +132,7 @@ def merge_mcp_config(config: dict[str, object], command: list[str], path: str) -
     return merged
 
 
-def merge_local(
-    settings: dict[str, object], env: dict[str, str], path: str
-) -> dict[str, object]:
+def merge_local(settings: dict[str, object], env: dict[str, str], path: str) -> dict[str, object]:
     """The machine's settings: our variables in ``env``, and ``paw`` approved (and no longer
     declined) among the project's MCP servers."""
     merged = dict(settings)
@@ -202,9 +198,6 @@ def plan(root: str) -> SetupPlan:
     )
     result.steps.append("Run 'paw-tui doctor' to check the set-up.")
     return result
-
-
-
 
 
 def _read(path: str) -> str | None:

@@ -51,13 +51,43 @@ def hook_script_path(state_base: str | None = None) -> str:
     return os.path.join(base, HOOK_SCRIPT)
 
 
-def hook_script_text() -> str:
-    """The hook script: this machine's paw-tui, taking ``paw-tui``'s arguments; ``gate`` goes
-    straight to the launcher (the fast path), anything else (``mcp``) to ``python -m``."""
+SHEBANG_LIMIT = 127
+"""The longest ``#!`` line every Linux reads whole (older kernels cut at 127 bytes)."""
+
+
+def hook_script_text(state_base: str | None = None) -> str:
+    """The hook script: this machine's paw-tui, taking ``paw-tui``'s arguments; ``gate`` runs
+    the gate's launcher with the gate's code cache beside the script (the fast path), anything
+    else (``mcp``) ``python -m paw_tui``.
+
+    A Python script run by its ``#!`` line, so a hook call starts one process, not a shell
+    and then Python; where the interpreter's path cannot go in a ``#!`` line (too long, or
+    holding a space), a shell script doing the same."""
     from paw_tui.core.clients.plan import shell_join
+    from paw_tui.core.support.code_cache import CACHE_NAME, OPTION
 
     python = os.path.abspath(sys.executable)
-    direct = shell_join([python, "-I", "-S", launcher_path()])
+    cache = os.path.join(os.path.dirname(hook_script_path(state_base)), CACHE_NAME)
+    launcher = launcher_path()
+    shebang = f"#!{python} -IS"
+    if len(shebang) <= SHEBANG_LIMIT and not any(c.isspace() for c in python):
+        site = os.path.dirname(os.path.dirname(os.path.dirname(launcher)))
+        return (
+            f"{shebang}\n"
+            "# paw-tui for this machine's installation (written by 'paw-tui install').\n"
+            "import sys\n"
+            'if sys.argv[1:2] == ["gate"]:\n'
+            f"    sys.argv[1:2] = [{OPTION!r}, {cache!r}]\n"
+            f"    sys.path.append({site!r})\n"
+            "    from paw_tui.gate.launch import main\n"
+            "\n"
+            "    main()\n"
+            "else:\n"
+            "    import os\n"
+            "\n"
+            f'    os.execv({python!r}, [{python!r}, "-m", "paw_tui", *sys.argv[1:]])\n'
+        )
+    direct = shell_join([python, "-I", "-S", launcher, OPTION, cache])
     return (
         "#!/bin/sh\n"
         "# paw-tui for this machine's installation (written by 'paw-tui install').\n"

@@ -129,10 +129,9 @@ def prepare(
 ) -> Writable:
     """Compute and write the spec of ``session_id`` (and the default one); ``scope`` None
     (no intent held) gives the minimal set."""
-    import tempfile
-
     import paw_tui
     from paw_tui.core.confine.writable import compute_writable, launch_chain
+    from paw_tui.core.support.tempdirs import temp_directory
 
     state = statedir.workspace_state_dir(root, base=state_base)
     directory = os.path.join(state, CONFINE_DIR)
@@ -141,7 +140,7 @@ def prepare(
         os.path.abspath(sys.executable), os.path.join(directory, BASH_ENV_FILE), home
     )
     never.append(os.path.dirname(os.path.abspath(paw_tui.__file__)))  # the gate's own code
-    extras = [tempfile.gettempdir(), *extra_dirs]
+    extras = [temp_directory(), *extra_dirs]
     # beside the state directory, not in it: the state is never writable
     tmpdir = os.path.join(
         statedir.state_base_dir() if state_base is None else state_base,

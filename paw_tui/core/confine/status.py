@@ -3,10 +3,10 @@ drift detection alone (said by ``doctor``, the TUI header and the ledger's shell
 
 from __future__ import annotations
 
-import json
 import os
 
 from paw_tui.core.confine import boundary
+from paw_tui.core.support import fastjson as json  # json without re: this runs in the hook
 
 KERNEL = "kernel boundary"
 HEURISTIC = "gate + drift detection"
@@ -35,7 +35,7 @@ def configured_bash_env(root: str) -> str | None:
     for relative in CLAUDE_SETTINGS:
         try:
             with open(os.path.join(root, relative), encoding="utf-8") as handle:
-                data = json.load(handle)
+                data = json.loads(handle.read())
         except (OSError, ValueError):
             continue
         env = data.get("env") if isinstance(data, dict) else None

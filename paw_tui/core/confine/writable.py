@@ -86,26 +86,42 @@ DIR, FILE, LINK, OTHER, MISSING = "dir", "file", "link", "other", ""
 
 
 class OsFs:
-    """The file-system lookups ``compute_writable`` makes; replace it in tests."""
+    """The file-system lookups ``compute_writable`` makes; replace it in tests. One instance
+    serves one computation and remembers its answers: resolving a path ``lstat``s every
+    component, and the same few hundred are asked again and again."""
+
+    def __init__(self) -> None:
+        self._kinds: dict[str, str] = {}
+        self._real: dict[str, str] = {}
 
     def kind(self, path: str) -> str:
         """``dir``, ``file`` (regular), ``link``, ``other``, or "" when absent (``lstat``)."""
-        try:
-            mode = os.lstat(path).st_mode
-        except OSError:
-            return MISSING
-        kind = mode & 0o170000
-        if kind == 0o040000:
-            return DIR
-        if kind == 0o100000:
-            return FILE
-        return LINK if kind == 0o120000 else OTHER
+        found = self._kinds.get(path)
+        if found is None:
+            found = self._kinds[path] = _kind(path)
+        return found
 
     def realpath(self, path: str) -> str:
-        return os.path.realpath(path)
+        found = self._real.get(path)
+        if found is None:
+            found = self._real[path] = os.path.realpath(path)
+        return found
 
     def listdir(self, path: str) -> list[str]:
         return os.listdir(path)
+
+
+def _kind(path: str) -> str:
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return MISSING
+    kind = mode & 0o170000
+    if kind == 0o040000:
+        return DIR
+    if kind == 0o100000:
+        return FILE
+    return LINK if kind == 0o120000 else OTHER
 
 
 class Writable:
@@ -342,9 +358,21 @@ def _minimise(result: Writable) -> None:
             dirs.append(path)
     tmp = result.tmpdir
     result.dirs = [d for d in dirs if not (tmp and d != tmp and under(d, tmp))]
-    covered = result.dirs + ([tmp] if tmp else [])
-    result.files = [f for f in sorted(set(result.files)) if not any(under(f, d) for d in covered)]
+    covered = {*result.dirs, *([tmp] if tmp else [])}
+    result.files = [f for f in sorted(set(result.files)) if not _covered(f, covered)]
     result.carved = sorted(set(result.carved))
+
+
+def _covered(path: str, dirs: set[str]) -> bool:
+    """``path`` lies beneath one of ``dirs``: its ancestors looked up, not every directory
+    compared (a carved workspace grants thousands of files one by one)."""
+    parent = posixpath.dirname(path)
+    while True:
+        if parent in dirs:
+            return True
+        if parent == "/" or not parent:
+            return False
+        parent = posixpath.dirname(parent)
 
 
 def launch_chain(
