@@ -1,0 +1,178 @@
+"""``paw-tui install cline``: hook files in ``.clinerules/hooks/`` and the ``paw`` MCP server.
+
+- ``.clinerules/hooks/<Hook>`` (committed): Cline finds hooks by file name, one executable file
+  per hook (``TaskStart``, ``TaskResume``, ``UserPromptSubmit``, ``PreToolUse``,
+  ``PostToolUse``, ``SessionShutdown``), in the VS Code extension and in Cline's SDK runtime
+  alike. Each is a small ``sh`` script running the portable hook command. A file of that name
+  that is not paw-tui's is never overwritten: Cline runs one file per hook name, so the two
+  must be combined by hand (the install stops, naming the file).
+- ``~/.cline/data/settings/cline_mcp_settings.json`` (this machine; ``CLINE_MCP_SETTINGS_PATH``
+  or ``CLINE_DATA_DIR`` move it, as they move it for Cline): the ``paw`` server, its tools
+  auto-approved. Cline keeps no per-project MCP configuration.
+- the hook script, in the user state directory.
+
+Only ``cancel: true`` on stdout blocks in Cline: a hook that exits non-zero, crashes or times out
+lets the tool run. So the PreToolUse file, unlike the other clients' commands, prints a cancel
+itself when the gate could not answer (paw-tui missing, a crash).
+Source: docs.cline.bot/customization/hooks; cline/cline ``apps/vscode/src/core/hooks/`` and
+``sdk/packages/shared/src/storage/paths.ts`` (21cb8d2).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+from paw_tui.core.clients import _hooks_json as hj
+from paw_tui.core.clients import commands
+from paw_tui.core.clients.plan import PlannedFile, SetupPlan, read_text
+from paw_tui.core.errors import ValidationError
+
+NAME = "cline"
+TITLE = "Cline"
+HOOKS_DIR = os.path.join(".clinerules", "hooks")
+HOOKS = {
+    "TaskStart": hj.SESSION_START,
+    "TaskResume": hj.SESSION_START,
+    "UserPromptSubmit": hj.PROMPT,
+    "PreToolUse": hj.PRE_TOOL,
+    "PostToolUse": hj.POST_TOOL,
+    "SessionShutdown": hj.SESSION_END,
+}
+"""Cline's hook file name -> the event the gate answers it as."""
+MCP_SETTINGS = "cline_mcp_settings.json"
+FAILED_GATE = "paw-tui policy: the paw-tui gate could not answer (exit %s); denying (fail closed)."
+
+
+def hook_script(hook: str) -> str:
+    """The file Cline runs for ``hook``: the portable command, answered as its event. The
+    PreToolUse file turns any exit but 0 into a cancel (Cline would let the tool run)."""
+    command = hj.hook_command(NAME, HOOKS[hook])
+    head = (
+        "#!/bin/sh\n"
+        f"# paw-tui gate for Cline's {hook} hook (written by 'paw-tui install cline';\n"
+        "# the next install replaces it).\n"
+    )
+    if HOOKS[hook] != hj.PRE_TOOL:
+        return head + command + "\n"
+    cancel = json.dumps({"cancel": True, "errorMessage": FAILED_GATE})
+    return (
+        head
+        + f"( {command} )\n"
+        + "s=$?\n"
+        + f'[ "$s" = 0 ] || printf \'{cancel}\\n\' "$s"\n'
+        + "exit 0\n"
+    )
+
+
+def mcp_settings_path(environ: dict[str, str] | None = None) -> str:
+    """Where Cline (VS Code, CLI, JetBrains) reads its MCP servers on this machine."""
+    from paw_tui.core.workspace.platform import PlatformProbe, home_directory
+
+    env = dict(os.environ) if environ is None else environ
+    explicit = env.get("CLINE_MCP_SETTINGS_PATH", "").strip()
+    if explicit:
+        return explicit
+    data = env.get("CLINE_DATA_DIR", "").strip()
+    if not data:
+        cline_dir = env.get("CLINE_DIR", "").strip()
+        if not cline_dir:
+            home = home_directory(PlatformProbe(environ=env)) or os.path.expanduser("~")
+            cline_dir = os.path.join(home, ".cline")
+        data = os.path.join(cline_dir, "data")
+    return os.path.join(data, "settings", MCP_SETTINGS)
+
+
+def paw_tool_names() -> list[str]:
+    """paw-tui's own MCP tools, auto-approved: Cline would otherwise ask before each."""
+    from paw_tui.core.handshake.names import READ_ONLY_TOOLS, REQUEST_SCOPE_TOOL, SELECT_TOOL
+
+    return [SELECT_TOOL, REQUEST_SCOPE_TOOL, *READ_ONLY_TOOLS]
+
+
+def hook_file(root: str, hook: str) -> PlannedFile:
+    path = os.path.join(root, HOOKS_DIR, hook)
+    before = read_text(path)
+    if before is not None and not commands.is_gate_command(before):
+        raise ValidationError(
+            f"{path} is a Cline hook that is not paw-tui's, and Cline runs one {hook} file: "
+            "combine the two by hand (or move yours aside) and install again; "
+            "nothing was changed."
+        )
+    return PlannedFile(path, before, hook_script(hook), 0o755)
+
+
+def plan(root: str) -> SetupPlan:
+    result = SetupPlan(NAME)
+    for hook in HOOKS:
+        result.files.append(hook_file(root, hook))
+    settings = mcp_settings_path()
+    server = hj.paw_server(type="stdio", disabled=False, autoApprove=paw_tool_names())
+    result.files.append(
+        hj.json_plan(settings, lambda d: hj.merge_server(d, "mcpServers", server, settings))
+    )
+    result.files.append(hj.hook_script_file())
+    result.steps += [
+        "Turn hooks on in Cline: Settings > Feature Settings > 'Enable Hooks' (VS Code), or "
+        "'-s hooks_enabled=true' for the CLI; the Hooks tab then lists the files in "
+        ".clinerules/hooks/, each with its own switch: leave them on.",
+        "In Cline's MCP Servers panel, check that the 'paw' server is connected (restart it "
+        "there if Cline was open during the install); the agent selects an intent through "
+        "it, and every change is denied until it does.",
+        hj.reach_step(TITLE),
+        "A denial cancels Cline's task (Cline's hooks cannot refuse one tool call): read the "
+        "reason, then resume the task.",
+        "Run 'paw-tui doctor' to check the set-up.",
+    ]
+    result.notes.append(
+        f"Cline keeps MCP servers per machine ({settings}): the paw server starts outside "
+        "this folder and finds the workspace from its own directory; the gate records the "
+        "selection from the hook either way."
+    )
+    note = hj.boundary_note(TITLE)
+    if note:
+        result.notes.append(note)
+    return result
+
+
+def doctor(root: str) -> list[tuple[str, str, str]]:
+    rows: list[tuple[str, str, str]] = []
+    for hook, kind in HOOKS.items():
+        rel = os.path.join(HOOKS_DIR, hook)
+        path = os.path.join(root, rel)
+        try:
+            text = read_text(path)
+        except ValidationError as exc:
+            rows.append((hj.FAIL, NAME, str(exc)))
+            continue
+        if text is None or not commands.is_gate_command(text):
+            what = "missing" if text is None else "not paw-tui's"
+            if kind == hj.PRE_TOOL:
+                rows.append((hj.FAIL, NAME, f"{rel} is {what}: Cline's tool calls run unseen"))
+            else:
+                rows.append((hj.WARN, NAME, f"{rel} is {what}"))
+        elif not os.access(path, os.X_OK):
+            status = hj.FAIL if kind == hj.PRE_TOOL else hj.WARN
+            rows.append((status, NAME, f"{rel} is not executable: Cline skips it (chmod +x it)"))
+    if not rows:
+        rows.append((hj.OK, NAME, f"gate hooks present in {HOOKS_DIR}"))
+    rows.append(_server_row())
+    rows.append(hj.reach_row(NAME))
+    return rows
+
+
+def _server_row() -> tuple[str, str, str]:
+    settings = mcp_settings_path()
+    data, problem = hj.read_config(settings)
+    if problem:
+        return (hj.FAIL, NAME, problem)
+    servers = data.get("mcpServers") if data else None
+    entry = servers.get(commands.SERVER_NAME) if isinstance(servers, dict) else None
+    if isinstance(entry, dict) and entry.get("disabled") is not True:
+        return (hj.OK, NAME, f"the paw MCP server is configured in {settings}")
+    return (
+        hj.WARN,
+        NAME,
+        f"no enabled paw MCP server in {settings}: the agent cannot select an intent, so every "
+        "change is denied",
+    )
