@@ -86,7 +86,9 @@ def run(args: argparse.Namespace) -> int:
 
 def _check_other_clients(root: str, add) -> None:  # type: ignore[no-untyped-def]
     """Each other client that is set up here (one of its files in the workspace exists)
-    reports its own rows; a client never installed adds nothing."""
+    reports its own rows; a client never installed adds nothing. Where its set-up could not
+    even be planned (a file of the person's own where ours would go), the client's own check
+    decides, and without one that is a warning, not a failure."""
     from paw_tui.core.clients.registry import CLIENTS
     from paw_tui.core.errors import ValidationError
 
@@ -95,27 +97,28 @@ def _check_other_clients(root: str, add) -> None:  # type: ignore[no-untyped-def
         if info.name == "claude-code":
             continue  # checked above, with its canary
         try:
-            plan = info.plan(root)
+            module = __import__(f"paw_tui.core.clients.{info.module}", fromlist=["NAME"])
         except ImportError:
             continue
+        check = getattr(module, "doctor", None)
+        refused = None
+        try:
+            plan = info.plan(root)
+            present = any(
+                f.before is not None and os.path.realpath(f.path).startswith(inside)
+                for f in plan.files
+            )
         except ValidationError as error:
-            add(FAIL, info.name, str(error))
-            continue
-        present = [
-            f
-            for f in plan.files
-            if f.before is not None and os.path.realpath(f.path).startswith(inside)
-        ]
-        check = getattr(
-            __import__(f"paw_tui.core.clients.{info.module}", fromlist=["NAME"]), "doctor", None
-        )
-        if not present or check is None:
+            refused, present = str(error), True
+        if not present:
             continue
         try:
-            rows = check(root)
+            rows = list(check(root)) if check is not None else []
         except Exception as error:
             add(FAIL, info.name, f"{type(error).__name__}: {error}")
             continue
+        if not rows and refused is not None:
+            rows = [(WARN, info.name, f"paw-tui is not set up here: {refused}")]
         for status, name, detail in rows:
             add(status, name, detail)
 

@@ -63,6 +63,12 @@ EVENT_ALIASES = {
     "sessionend": SESSION_END,
     "session_end": SESSION_END,
     "session-end": SESSION_END,
+    # other clients' names for the same events (Gemini CLI, Cline)
+    "beforetool": PRE_TOOL,
+    "aftertool": POST_TOOL,
+    "beforeagent": PROMPT,
+    "taskstart": SESSION_START,
+    "taskresume": SESSION_START,
 }
 MAX_PAYLOAD = 64 * 1024 * 1024
 MAX_DEPTH = 64
@@ -108,7 +114,7 @@ def _parse_args(argv: Sequence[str]) -> tuple[str, str | None, list[str]]:
 
 def _hook_event_of(payload: object) -> str | None:
     if isinstance(payload, dict):
-        name = payload.get("hook_event_name") or payload.get("event")
+        name = payload.get("hook_event_name") or payload.get("event") or payload.get("hookName")
         if isinstance(name, str):
             return EVENT_ALIASES.get(name.lower())
     return None

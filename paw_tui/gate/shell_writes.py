@@ -48,11 +48,52 @@ def _unknown_directory(target: ShellTarget) -> bool:
     return "$" in target.cwd or "`" in target.cwd
 
 
+SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "fish", "csh", "tcsh"})
+INTERPRETERS = frozenset(
+    {"python", "python2", "python3", "pypy", "pypy3", "ipython", "node", "nodejs", "deno",
+     "bun", "perl", "ruby", "irb", "php", "lua", "luajit", "tclsh", "wish", "julia", "R"}
+)  # fmt: skip
+"""Programs that, given no script and no code on the command line, run what they read from
+their input: what arrives there later (Codex's ``write_stdin``, a pipe) no hook ever sees."""
+CODE_OPTIONS = frozenset("ceEmp")
+"""Option letters giving the code on the command line (``-c``, ``-e``, ``-m``, ``-p``)."""
+
+
+def reads_commands_from_input(argv: list[str]) -> bool:
+    """Whether ``argv`` starts a shell or interpreter with no script and no code to run: it
+    will run whatever it reads from its input."""
+    name = os.path.basename(argv[0]) if argv else ""
+    versioned = name.rstrip("0123456789.")
+    if name not in SHELLS and name not in INTERPRETERS and versioned not in INTERPRETERS:
+        return False
+    for arg in argv[1:]:
+        if arg in ("-", "-s", "--"):
+            return True  # explicitly from standard input
+        if arg.startswith("--"):
+            if arg in ("--eval", "--print", "--command") or arg.startswith(("--eval=", "--print=")):
+                return False
+            continue
+        if arg.startswith(("-", "+")):
+            if CODE_OPTIONS & set(arg[1:]):
+                return False
+            continue
+        return False  # a script file (or a subcommand): the command line says what runs
+    return True
+
+
 def write_targets(analysis: ShellAnalysis, environ: Mapping[str, str]) -> list[RawTarget]:
     """Every path ``analysis`` says the command writes, globs expanded; raises
     :class:`UncheckableWrite` when one cannot be placed."""
     from paw_tui.core.policy.shell.analysis import expand_glob
 
+    opaque = {os.path.basename(name) for name in analysis.opaque}
+    for argv in analysis.commands:
+        words = list(argv)
+        if words and os.path.basename(words[0]) in opaque and reads_commands_from_input(words):
+            raise UncheckableWrite(
+                f"{words[0]} would run commands it reads from its input, which paw-tui never "
+                "sees; give it the commands with -c (or a script file)"
+            )
     for name in analysis.opaque:
         words = name.split()
         if len(words) >= 2 and words[0] == "xargs" and words[1] in DESTROYS:

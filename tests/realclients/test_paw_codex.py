@@ -303,11 +303,6 @@ def _feed_shell(chars: str) -> Any:
     return step
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Codex fires no hook for write_stdin: once an intent is selected, an interactive "
-    "shell started with exec_command (allowed: 'bash') takes any command unseen",
-)
 def test_an_interactive_shell_cannot_write_out_of_scope(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -333,5 +328,7 @@ def test_an_interactive_shell_cannot_write_out_of_scope(
         trust_hooks=False,
     )
     assert result.ok, result.describe()
-    assert "INT-001" in _results(result, 1)  # selected: the shell itself is then allowed
+    assert "INT-001" in _results(result, 1)
+    # Codex shows hooks no write_stdin: the shell that would read it is denied up front.
+    assert "reads from its input" in _results(result, 2)
     assert not (root / "docs" / "escape.md").exists()

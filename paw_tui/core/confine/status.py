@@ -31,7 +31,8 @@ class Protection:
 
 
 def configured_bash_env(root: str) -> str | None:
-    """The ``BASH_ENV`` the workspace's Claude Code settings give the shell tool, if any."""
+    """The ``BASH_ENV`` a client's workspace settings give its shell tool, if any: Claude
+    Code's settings ``env``, or Gemini CLI's ``.gemini/.env``."""
     for relative in CLAUDE_SETTINGS:
         try:
             with open(os.path.join(root, relative), encoding="utf-8") as handle:
@@ -42,6 +43,20 @@ def configured_bash_env(root: str) -> str | None:
         value = env.get("BASH_ENV") if isinstance(env, dict) else None
         if isinstance(value, str) and value:
             return value
+    return _dotenv_value(os.path.join(root, ".gemini", ".env"), "BASH_ENV")
+
+
+def _dotenv_value(path: str, name: str) -> str | None:
+    """``name``'s value in a dotenv file (``NAME=value``, optionally ``export``ed, quoted)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            for line in handle:
+                key, equals, value = line.strip().removeprefix("export ").partition("=")
+                value = value.strip().strip("'\"")
+                if equals and key.strip() == name and value:
+                    return value
+    except (OSError, UnicodeDecodeError):
+        pass
     return None
 
 
@@ -60,7 +75,7 @@ def protection(root: str) -> Protection:
         return Protection(
             HEURISTIC,
             f"Landlock ABI {abi} is available but the client's shell is not wired to it: "
-            "run 'paw-tui install claude-code'",
+            "run 'paw-tui install <client>'",
         )
     if os.path.abspath(configured) != os.path.abspath(wanted):
         return Protection(
@@ -68,5 +83,5 @@ def protection(root: str) -> Protection:
             f"BASH_ENV is {configured}, not this workspace's {wanted}: run 'paw-tui install'",
         )
     if not os.path.isfile(wanted):
-        return Protection(HEURISTIC, f"{wanted} is missing: run 'paw-tui install claude-code'")
+        return Protection(HEURISTIC, f"{wanted} is missing: run 'paw-tui install <client>'")
     return Protection(KERNEL, f"Landlock ABI {abi}: every shell call runs confined to its intent")

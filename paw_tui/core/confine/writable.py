@@ -50,27 +50,17 @@ import os
 import posixpath
 import sys
 
+from paw_tui.core.policy.scope.protect import PROTECTED_FILES, PROTECTED_TREES
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
-DEFAULT_PROTECTED: tuple[str, ...] = (
-    ".orchestration",
-    ".paw/instructions",
-    ".paw/tools",
-    ".claude/settings.json",
-    ".claude/settings.local.json",
-    ".mcp.json",
-    ".gemini/settings.json",
-    ".gemini/.env",  # Gemini CLI loads BASH_ENV (and any variable) from it
-    ".codex",
-    ".cursor/hooks.json",
-    ".github/hooks",
-    ".vscode/mcp.json",
-    ".windsurf/hooks.json",
-    ".clinerules/hooks",
-    ".kiro/hooks",
+DEFAULT_PROTECTED: tuple[str, ...] = tuple(
+    path for path in (*PROTECTED_TREES, *PROTECTED_FILES) if path != ".git"
 )
+"""The gate's protected set (one list, in ``protect``), less ``.git``: the boundary grants
+``.git`` whole so ``git commit`` works, and drift detection guards its config and hooks."""
 ALWAYS_FILES: tuple[str, ...] = (
     "/dev/null",
     "/dev/zero",

@@ -18,6 +18,15 @@ HINTS = {
         '(query "select_active_intent") if it is not among your tools.'
     ),
     "gemini-cli": "Your client names it mcp_paw_select_active_intent.",
+    "copilot": "Your client names it paw-select_active_intent.",
+    "vscode": (
+        "Your client names it mcp_paw_select_active_intent; if it is not among your tools, ask "
+        "the person to start and trust the paw server (MCP: List Servers)."
+    ),
+    "cursor": (
+        "If it is not among your tools, ask the person to turn on the paw server in Cursor's "
+        "MCP settings."
+    ),
 }
 DECLINED = (
     "The paw MCP server is disabled in this project, so select_active_intent does not exist "

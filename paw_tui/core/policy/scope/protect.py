@@ -15,12 +15,13 @@ BUILTIN_PROTECTED = (".orchestration/**", ".paw/instructions/**", ".git/**")
 """The first three rules (kept by name: messages and ``paw-tui check`` show them)."""
 PROTECTED_TREES = (
     ".orchestration", ".paw/instructions", ".paw/tools", ".git", ".codex", ".github/hooks",
-    ".clinerules/hooks", ".kiro/hooks",
+    ".clinerules/hooks", ".cline/hooks", ".kiro/hooks",
 )  # fmt: skip
 """Directories no agent writes anything under (root-relative)."""
 PROTECTED_FILES = (
     ".claude/settings.json", ".claude/settings.local.json", ".mcp.json", ".gemini/settings.json",
-    ".gemini/.env", ".cursor/hooks.json", ".vscode/mcp.json", ".windsurf/hooks.json",
+    ".gemini/.env", ".cursor/hooks.json", ".cursor/mcp.json", ".vscode/mcp.json",
+    ".github/mcp.json", ".windsurf/hooks.json", ".kiro/settings/mcp.json",
 )  # fmt: skip
 """Files no agent writes: every supported client's hook and MCP configuration (``.gemini/.env``
 can set ``BASH_ENV`` for Gemini CLI's shell)."""
