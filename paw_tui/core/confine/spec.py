@@ -92,8 +92,29 @@ def parse_spec(data: bytes) -> Spec:
 
 
 def write_spec(path: str, data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically, mode 0600 (the directory must exist). The
-    writer's side only: the launcher never imports what this uses."""
+    """Write ``data`` to ``path`` atomically, mode 0600 (the directory must exist), unless the
+    file already holds exactly that (most shell calls of a session compute the same set, and a
+    rename costs more than the comparison). The writer's side only: the launcher never imports
+    what this uses."""
+    import stat
+
     from paw_tui.core.support.fsutil import replace_unsynced
 
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        fd = -1
+    if fd >= 0:
+        try:
+            info = os.fstat(fd)
+            same = (
+                stat.S_ISREG(info.st_mode)
+                and stat.S_IMODE(info.st_mode) == 0o600
+                and info.st_size == len(data)
+                and os.read(fd, len(data) + 1) == data
+            )
+        finally:
+            os.close(fd)
+        if same:
+            return
     replace_unsynced(path, data, 0o600)
