@@ -145,3 +145,17 @@ def test_verify_counts_in_words(root: Path, run_cli: RunCli) -> None:
     result = run_cli("trace", "verify", cwd=root)
     assert result.code == 0
     assert "1 records" not in result.out
+
+
+def test_doctor_names_uncatalogued_tools_denied_before_a_selection(
+    root: Path, run_cli: RunCli
+) -> None:
+    clean = run_cli("doctor", cwd=root)
+    assert any(line.split()[:2] == ["ok", "catalogue"] for line in clean.out.splitlines())
+    for tool in ("FancyNewLister", "FancyNewLister", "Read"):
+        gate(
+            write_payload(root, "src/auth/a.py", session="before", tool=tool), client="claude-code"
+        )
+    result = run_cli("doctor", cwd=root)
+    row = next(line for line in result.out.splitlines() if line.split()[1:2] == ["catalogue"])
+    assert row.startswith("warn") and "FancyNewLister (2x)" in row and "Read" not in row

@@ -279,6 +279,7 @@ CHECKS = (
     "gate canary",
     "mcp",
     "shell",
+    "catalogue",
 )
 
 

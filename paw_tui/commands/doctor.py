@@ -74,6 +74,7 @@ def run(args: argparse.Namespace) -> int:
         guarded("gate canary", _run_canary, hooks, add)
     guarded("mcp", _check_mcp, bool(hooks), add)
     guarded("shell", _check_protection, add)
+    guarded("catalogue", _check_unknown_tools, add)
     _check_other_clients(root, add)
     if args.json:
         from paw_tui.commands.output import write_json
@@ -121,6 +122,44 @@ def _check_other_clients(root: str, add) -> None:  # type: ignore[no-untyped-def
             rows = [(WARN, info.name, f"paw-tui is not set up here: {refused}")]
         for status, name, detail in rows:
             add(status, name, detail)
+
+
+UNKNOWN_TOOLS_SCAN = 2000
+"""Denials before a selection read from the ledger's end, looking for uncatalogued tools."""
+
+
+def _check_unknown_tools(root: str, add) -> None:  # type: ignore[no-untyped-def]
+    """Tools denied before a selection that the catalogue does not know: a client release
+    that added a tool which only reads would lock agents out until it is classified."""
+    from paw_tui.core.ledger.read import tail
+    from paw_tui.core.ledger.records import TOOL_DENIED
+    from paw_tui.core.policy.catalogue import catalogue
+    from paw_tui.core.workspace import layout
+
+    known = catalogue()
+    found = tail(
+        layout.at(root, layout.LEDGER),
+        UNKNOWN_TOOLS_SCAN,
+        predicate=lambda r: r.get("event") == TOOL_DENIED and not r.get("intent_id"),
+        needle=TOOL_DENIED.encode(),
+    )
+    unknown: dict[str, int] = {}
+    for record in found.records:
+        tool = record.get("tool")
+        if isinstance(tool, str) and not tool.startswith("mcp") and known.get(tool) is None:
+            unknown[tool] = unknown.get(tool, 0) + 1
+    if not unknown:
+        add(OK, "catalogue", "every tool denied before a selection is catalogued")
+        return
+    from paw_tui.core.support.printable import printable
+
+    names = ", ".join(f"{printable(tool)} ({count}x)" for tool, count in sorted(unknown.items()))
+    add(
+        WARN,
+        "catalogue",
+        f"tools denied before a selection that the catalogue does not know: {names}; if one "
+        "changes nothing, add it to 'tools: read_only:' in governance.yaml",
+    )
 
 
 def _check_protection(root: str, add) -> None:  # type: ignore[no-untyped-def]
