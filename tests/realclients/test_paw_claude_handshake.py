@@ -101,6 +101,10 @@ def test_the_whole_handshake(key: str, tmp_path: Path, monkeypatch: pytest.Monke
     assert ("mutation", "Write", ["src/app.py"]) in events
     assert ("tool_denied", "Write", ["docs/notes.md"]) in events
     verify = subprocess.run(
-        [PAW, "trace", "verify"], cwd=root, env={**os.environ, **env}, capture_output=True, text=True
+        [PAW, "trace", "verify"],
+        cwd=root,
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
     )
     assert verify.returncode == 0, verify.stdout + verify.stderr
