@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Mapping
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _harness import clean_env, pick_python, report
@@ -45,7 +46,7 @@ INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 TOOLS_LIST = {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}
 
 
-def line(message: dict[str, object]) -> bytes:
+def line(message: Mapping[str, object]) -> bytes:
     return json.dumps(message).encode() + b"\n"
 
 

@@ -11,7 +11,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import pytest
@@ -41,6 +41,8 @@ from paw_tui.mcp.stdio import StdioServer
 from paw_tui.mcp.tools import PawTools, ToolResult
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from conftest import Workspace
 
 AGENT = "PAW-02B Impl Planner"
@@ -185,7 +187,7 @@ def test_hooked_server_over_stdio_only_validates(root: Path) -> None:
 # -- in process ----------------------------------------------------------------------------------------
 
 
-def exchange(paw: PawTools, *messages: dict[str, object]) -> list[dict[str, object]]:
+def exchange(paw: PawTools, *messages: dict[str, object]) -> list[dict[str, Any]]:
     """Every reply the server writes to ``messages`` (one per line), in process."""
     source = io.BytesIO(b"".join(json.dumps(m).encode() + b"\n" for m in messages))
     sink = io.BytesIO()
@@ -471,12 +473,12 @@ def test_a_cancelled_call_gets_no_answer(root: Path) -> None:
     release = threading.Event()
     original = paw.paw_get_context
 
-    def slow(slug: str, agent: str, is_cancelled: object = None) -> ToolResult:
+    def slow(slug: str, agent: str, is_cancelled: Callable[[], bool] | None = None) -> ToolResult:
         started.set()
         release.wait(30)
-        return original(slug, agent, is_cancelled)  # type: ignore[arg-type]
+        return original(slug, agent, is_cancelled)
 
-    paw.paw_get_context = slow  # type: ignore[method-assign]
+    paw.paw_get_context = slow  # type: ignore[method-assign,assignment]
     reader, writer = os.pipe()
     sink = io.BytesIO()
     server = StdioServer(paw, os.fdopen(reader, "rb"), sink)
