@@ -1,4 +1,5 @@
-"""In-process scope checks against calling pathspec directly (DESIGN §10: ratio <= 1.0).
+"""In-process scope checks against calling pathspec directly (DESIGN §10: the decision at
+least 3x faster than pathspec).
 
 Same patterns (20, anchored as the gate anchors them) and same paths (10,000 root-relative
 POSIX paths) for both sides; the sides run interleaved, ``--rounds`` times, and the medians
@@ -7,7 +8,8 @@ are compared, so the ratio holds on a noisy machine. Measured:
 - ``pathspec``: ``GitIgnoreSpec.from_lines(anchored).check_file(path)``, the baseline;
 - ``match``: :meth:`CompiledScope.match` on a scope loaded from its JSON cache form;
 - ``decision``: :meth:`ScopeChecker.check_relative`, a full verdict with protected paths and
-  a decision object (the figure the budget is about);
+  a decision object (the figure the budget is about; after its first 64 matches the scope
+  uses its per-directory matchers, as any long-lived caller's does);
 - ``regex only``: ``match`` with the string-operation shortcuts turned off (for reference).
 
 It also prints what a gate process pays: the import time of ``paw_tui.core.policy.scope.checker`` and
@@ -36,7 +38,8 @@ from paw_tui.core.policy.scope.compile import compile_scope
 from paw_tui.core.policy.scope.match import CompiledScope
 from paw_tui.core.policy.scope.patterns import anchor_pattern
 
-BUDGET = 1.0
+SPEEDUP = 3.0
+"""The decision must be at least this many times faster than pathspec."""
 
 PATTERNS = [
     "src/auth/**",
@@ -123,11 +126,13 @@ def regex_only(compiled: CompiledScope) -> CompiledScope:
 
 
 def time_loop(function: Callable[[str], object], paths: list[str]) -> float:
+    """CPU seconds of one pass (``process_time``: another process taking the core for a while
+    does not count against whichever side was running)."""
     call = function  # bound method; the loop is the same shape for every side
-    start = time.perf_counter()
+    start = time.process_time()
     for path in paths:
         call(path)
-    return time.perf_counter() - start
+    return time.process_time() - start
 
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -265,14 +270,17 @@ def main() -> int:
             f"  {name:<12} {value * 1000:8.2f} ms  {value / len(paths) * 1e6:6.2f} us/path  "
             f"ratio {value / base:5.2f}"
         )
-    ratio = medians["decision"] / base
-    verdict = "OK" if ratio <= BUDGET else "OVER"
-    print(f"budget: decision / pathspec = {ratio:.2f} <= {BUDGET:.1f}: {verdict}")
+    speedup = base / medians["decision"]
+    verdict = "OK" if speedup >= SPEEDUP else "UNDER"
+    print(
+        f"budget: the decision is {speedup:.2f}x faster than pathspec "
+        f"(at least {SPEEDUP:.0f}x: {verdict})"
+    )
     print("imports (fresh processes, interleaved, medians):")
     import_figures(args.process_runs)
     print("cold check in a fresh process (medians):")
     cold_check(args.process_runs)
-    return 0 if ratio <= BUDGET else 1
+    return 0 if speedup >= SPEEDUP else 1
 
 
 if __name__ == "__main__":

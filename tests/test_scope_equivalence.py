@@ -10,6 +10,7 @@ index), for generated patterns and paths; and that on a golden corpus pathspec a
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -151,7 +152,7 @@ def pathspec_refuses(pattern: str) -> bool:
         return True
     try:
         compiled = GitIgnoreSpec.from_lines([anchor_pattern(pattern)]).patterns[0]
-    except ValueError:
+    except (ValueError, re.error):  # re refuses some bracket expressions, such as "[z-a]"
         return True
     return compiled.include is None
 
@@ -187,10 +188,12 @@ def check_against_pathspec(written: list[str], candidates: list[str]) -> None:
     loaded = CompiledScope.from_json(compiled.to_json())
     assert loaded == compiled
     slow = regex_only(loaded)
+    combined = CompiledScope.from_json(compiled.to_json()).prepare()
     for path in candidates:
         expected = reference(written, path)
         assert loaded.match(path) == expected, (written, path)
         assert slow.match(path) == expected, (written, path)
+        assert combined.match(path) == expected, (written, path)
 
 
 @SETTINGS
@@ -207,6 +210,7 @@ def check_against_pathspec(written: list[str], candidates: list[str]) -> None:
 @example("a//b")
 @example("//a")
 @example("a/ ")
+@example("[z-a]")
 def test_rejections_are_exact(pattern: str) -> None:
     """compile_scope rejects exactly the patterns pathspec rejects or silently ignores, plus
     blank, comment, bare-'!' and slash-only ones (which anchoring would otherwise change), and
@@ -217,6 +221,25 @@ def test_rejections_are_exact(pattern: str) -> None:
         assert pathspec_refuses(pattern)
     else:
         assert not pathspec_refuses(pattern)
+
+
+@SETTINGS
+@given(st.one_of(patterns(), st.text(alphabet="ab.+ (){}^$|#!/*", max_size=10)))
+@example("src/auth/**")
+@example("!src/a b/")
+@example("a.b/c+d")
+@example("x ")
+def test_translation_is_pathspecs(pattern: str) -> None:
+    """Patterns of literal segments are translated without pathspec: to the very regex and
+    include flag pathspec gives (and every other one by pathspec itself)."""
+    try:
+        (entry,) = compile_scope([pattern]).entries
+    except ScopePatternError:
+        assume(False)
+        raise
+    compiled = GitIgnoreSpec.from_lines([anchor_pattern(pattern)]).patterns[0]
+    assert compiled.regex is not None
+    assert (entry.regex, entry.include) == (compiled.regex.pattern, compiled.include)
 
 
 @SETTINGS

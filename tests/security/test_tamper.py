@@ -186,18 +186,25 @@ def test_cut_off_records(wsroot: Path) -> None:
 
 
 def widen_cache(root: Path) -> None:
-    """Edit the compiled policy: INT-001's scope becomes INT-006's ``**``; no protection."""
+    """Edit the compiled policy: INT-001's record takes INT-006's ``**`` (its pattern and its
+    compiled scope), and protection is emptied, in whichever parts the cache keeps them."""
     cache = root / ".orchestration" / ".cache" / "policy.json"
     data = json.loads(cache.read_text(encoding="utf-8"))
-    for intent in data.get("intents", []):
-        if intent.get("id") == "INT-001":
-            intent["owned_scope"] = ["**"]
+    records = data.get("intents", [])
+    wide = next((r for r in records if isinstance(r, dict) and r.get("id") == "INT-006"), None)
+    for record in records:
+        if isinstance(record, dict) and record.get("id") == "INT-001":
+            record["owned_scope"] = ["**"]
+            if wide is not None:
+                for key, value in wide.items():
+                    if key not in ("id", "name", "status", "line", "status_span"):
+                        record[key] = value
     scopes = data.get("scopes")
     if isinstance(scopes, dict) and "INT-006" in scopes:
         scopes["INT-001"] = scopes["INT-006"]
-    data["protected"] = []
-    if isinstance(data.get("governance"), dict):
-        data["governance"]["protected"] = []
+    for holder in (data, data.get("governance"), data.get("header")):
+        if isinstance(holder, dict) and "protected" in holder:
+            holder["protected"] = []
     cache.write_text(json.dumps(data), encoding="utf-8")
 
 

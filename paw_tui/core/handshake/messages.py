@@ -29,12 +29,20 @@ def describe(intent: Intent) -> str:
     return f"{intent.id} ({intent.name})" if intent.name else intent.id
 
 
+MAX_AVAILABLE = 20
+"""Selectable intents a message names before it says how many more: a deny listing 2,000
+would cost the hook more than its decision and be cut at the client's output limit."""
+
+
 def available_list(available: Iterable[Intent], held: Mapping[str, str] | None = None) -> str:
-    """The selectable intents as messages list them; when none is free, ``none``, saying
-    which are held by other sessions (so "none" never hides intents that exist)."""
-    listed = ", ".join(describe(intent) for intent in available)
+    """The selectable intents as messages list them (the first ``MAX_AVAILABLE``); when none
+    is free, ``none``, saying which are held by other sessions (so "none" never hides
+    intents that exist)."""
+    chosen = list(available)
+    listed = ", ".join(describe(intent) for intent in chosen[:MAX_AVAILABLE])
     if listed:
-        return listed
+        hidden = len(chosen) - MAX_AVAILABLE
+        return listed + (f" and {hidden} more (list_intents lists them all)" if hidden > 0 else "")
     taken = sorted(held or {})
     if not taken:
         return "none"

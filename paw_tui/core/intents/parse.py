@@ -222,12 +222,8 @@ def _read_fields(reader: NodeReader, nodes: dict[str, yaml.Node], where: str) ->
 
 
 def glob_problem(pattern: str) -> str | None:
-    """Why ``pattern`` is not a usable owned-scope pattern, or None when it is."""
-    from paw_tui.core.policy.scope.compile import compile_scope
-    from paw_tui.core.policy.scope.patterns import ScopePatternError
+    """Why ``pattern`` is not a usable owned-scope pattern, or None when it is (translated
+    once per process: compiling the policy right after reuses it)."""
+    from paw_tui.core.policy.scope.compile import pattern_problem
 
-    try:
-        compile_scope([pattern])
-    except ScopePatternError as exc:
-        return exc.reason
-    return None
+    return pattern_problem(pattern)

@@ -13,7 +13,7 @@ from paw_tui.core.workspace.paths import real_root, resolve_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
 
     from paw_tui.core.policy.scope.match import CompiledScope
 
@@ -45,7 +45,13 @@ def scope_violation_message(intent_id: str, path: str, patterns: Iterable[str]) 
     )
 
 
-class ScopeDecision:
+_Fields = tuple[str, str, "int | None", "str | None", str, "str | None", str]
+"""kind, intent_id, index, pattern, scope_text, given, path: the path last, so a checker
+builds a decision from a verdict made once per pattern plus the path."""
+_decision = tuple.__new__
+
+
+class ScopeDecision(_Fields):
     """The verdict on one path.
 
     ``kind`` is one of ``ALLOWED``, ``OUTSIDE_ROOT``, ``PROTECTED``, ``OUT_OF_SCOPE``, ``EXCLUDED``. ``path`` is the root-relative POSIX path (``.`` for
@@ -57,10 +63,13 @@ class ScopeDecision:
     first use.
     """
 
-    __slots__ = ("allowed", "kind", "path", "intent_id", "index", "pattern", "scope_text", "given")
+    __slots__ = ()
 
-    def __init__(
-        self,
+    # A tuple, built in C by the checker (``_decision``): a scope decision is made for every
+    # path a drift comparison or ``paw-tui check`` looks at, and an object with seven
+    # attributes set in Python cost a third of the whole decision.
+    def __new__(
+        cls,
         kind: str,
         path: str,
         intent_id: str,
@@ -68,17 +77,45 @@ class ScopeDecision:
         pattern: str | None = None,
         scope_text: str = "(none)",
         given: str | None = None,
-    ) -> None:
-        self.allowed = kind == ALLOWED
-        self.kind = kind
-        self.path = path
-        self.intent_id = intent_id
-        self.index = index
-        self.pattern = pattern
-        self.scope_text = scope_text
+    ) -> ScopeDecision:
+        return _decision(cls, (kind, intent_id, index, pattern, scope_text, given, path))
+
+    @property
+    def kind(self) -> str:
+        return self[0]
+
+    @property
+    def intent_id(self) -> str:
+        return self[1]
+
+    @property
+    def index(self) -> int | None:  # type: ignore[override]  # the field, not tuple.index
+        return self[2]
+
+    @property
+    def pattern(self) -> str | None:
+        return self[3]
+
+    @property
+    def scope_text(self) -> str:
         """The owned scope as the deny message renders it (:func:`render_patterns`)."""
-        self.given = given
+        return self[4]
+
+    @property
+    def given(self) -> str | None:
         """The path as the caller gave it, when :meth:`ScopeChecker.check` normalised it."""
+        return self[5]
+
+    @property
+    def path(self) -> str:
+        return self[6]
+
+    def with_given(self, given: str) -> ScopeDecision:
+        return _decision(ScopeDecision, (*self[:5], given, self[6]))
+
+    @property
+    def allowed(self) -> bool:
+        return self.kind == ALLOWED
 
     @property
     def message(self) -> str | None:
@@ -143,7 +180,8 @@ class ScopeChecker:
     Creation, modification and deletion of a path are all checked the same way.
     """
 
-    __slots__ = ("root", "intent_id", "scope", "protected", "_real_root", "scope_text")
+    # No __slots__: an instance without protected patterns shadows check_relative with
+    # _plain_check's closure.
 
     def __init__(
         self,
@@ -159,6 +197,8 @@ class ScopeChecker:
         self.protected = protected if protected is not None and len(protected) else None
         self._real_root: str | None = None
         self.scope_text = render_patterns(scope.patterns)
+        if self.protected is None:
+            self.check_relative = _plain_check(self)  # type: ignore[method-assign]
 
     @property
     def real_root(self) -> str:
@@ -197,8 +237,7 @@ class ScopeChecker:
         if relative is None:
             return self.outside(resolved.absolute, path)
         decision = self.check_relative(relative, subtree=subtree, directory=directory)
-        decision.given = path
-        return decision
+        return decision.with_given(path)
 
     def check_relative(
         self,
@@ -214,6 +253,11 @@ class ScopeChecker:
         pattern below it denies; ``contents``: only what is below it is written (``find DIR
         -delete``), so DIR itself need not be owned.
         """
+        return self._check_relative(relative, subtree, directory, contents)
+
+    def _check_relative(
+        self, relative: str, subtree: bool, directory: bool, contents: bool
+    ) -> ScopeDecision:
         shown = relative or "."
         rule = builtin_protection(relative, subtree=subtree or contents)
         if rule is not None:
@@ -235,9 +279,9 @@ class ScopeChecker:
                 )
         if contents:
             probe = (relative + "/" if relative else "") + CHILD_PROBE
-            include, index = self.scope.match(probe)
+            include, index = self.scope.match_relative(probe)
         else:
-            include, index = self.scope.match(relative + "/" if directory else relative)
+            include, index = self.scope.match_relative(relative + "/" if directory else relative)
         if index is None:
             return ScopeDecision(OUT_OF_SCOPE, shown, self.intent_id, None, None, self.scope_text)
         if include and (subtree or contents):
@@ -252,3 +296,39 @@ class ScopeChecker:
             self.scope.patterns[index],
             self.scope_text,
         )
+
+
+def _plain_check(checker: ScopeChecker) -> Callable[..., ScopeDecision]:
+    """``checker.check_relative`` for a checker without protected patterns: a plain path
+    (no flag, nothing a built-in rule protects) is decided by the owned scope alone, with
+    every fixed part bound here (the decision is made per path of a drift comparison or a
+    ``check``; loading them from the checker was a fifth of its cost). Anything else goes
+    the general way, which gives the same verdict."""
+    match = checker.scope.match_relative
+    general = checker._check_relative
+    text = checker.scope_text
+    intent_id = checker.intent_id
+    # each pattern's verdict, but for the path (a decision's last field)
+    verdicts = [
+        (ALLOWED if entry.include else EXCLUDED, intent_id, entry.index, entry.pattern, text, None)
+        for entry in checker.scope.entries
+    ]
+    unowned = (OUT_OF_SCOPE, intent_id, None, None, text, None)
+
+    def check_relative(
+        relative: str, *, subtree: bool = False, directory: bool = False, contents: bool = False
+    ) -> ScopeDecision:
+        if (
+            not (subtree or directory or contents)
+            and relative[:1] != "."  # every built-in protected name starts with a dot,
+            and "/." not in relative
+            and relative  # and the root ("") is protected too
+        ):
+            index = match(relative)[1]
+            return _decision(
+                ScopeDecision, (unowned if index is None else verdicts[index]) + (relative,)
+            )
+        return general(relative, subtree, directory, contents)
+
+    check_relative.__doc__ = ScopeChecker.check_relative.__doc__
+    return check_relative

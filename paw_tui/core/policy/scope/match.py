@@ -34,12 +34,19 @@ if TYPE_CHECKING:  # typing costs ~25 ms at import; the hot paths never pay for 
 
     Search = Callable[[str], "re.Match[str] | None"]
     Step = tuple[int, str, str, str, "Entry"]
+    DirPlan = tuple[
+        "Search | None", list[tuple[bool, int, int] | None], tuple[bool | None, int | None]
+    ]
 
 FORMAT_VERSION = 1
 """Version of :meth:`CompiledScope.to_dict`; bump it when the matching data changes."""
 
 DIR_GROUP = "ps_d"
 """pathspec's regex group marking a match made by a directory pattern."""
+DIR_SUFFIX = f"(?P<{DIR_GROUP}>/)"
+"""How pathspec ends a directory pattern (``build/``)."""
+PATH_SUFFIX = f"(?:(?P<{DIR_GROUP}>/)|$)"
+"""How pathspec ends a pattern that matches a file or a directory (``build``)."""
 
 # How an entry is matched. Every form gives the answer ``regex.search`` gives.
 FORM_REGEX = "regex"  # the regex, compiled on first use, after the literal pre-filters
@@ -105,7 +112,7 @@ class Entry:
         }
 
 
-def _compile_regex(source: str, ignore_case: bool) -> re.Pattern[str]:
+def compile_regex(source: str, ignore_case: bool) -> re.Pattern[str]:
     import re
     import warnings
 
@@ -127,6 +134,13 @@ def _step(entry: Entry) -> Step:
     if code == 3:
         return (3, literal + "/", "", "", entry)
     return (code, literal, "", "", entry)
+
+
+COMBINE_AFTER = 64
+"""Matches on one scope after which it prepares its per-directory matchers
+(:meth:`CompiledScope.prepare`)."""
+MAX_DIRECTORIES = 4096
+"""Per-directory matchers a prepared scope keeps before it starts afresh."""
 
 
 def _first_segments(entry: Entry) -> tuple[str, ...] | None:
@@ -156,7 +170,16 @@ class CompiledScope:
     :meth:`from_dict` (does not). ``patterns`` keeps the patterns as written.
     """
 
-    __slots__ = ("patterns", "ignore_case", "pathspec_version", "_entries", "_plans")
+    __slots__ = (
+        "patterns",
+        "ignore_case",
+        "pathspec_version",
+        "_entries",
+        "_plans",
+        "_dirs",
+        "_joined",
+        "_uses",
+    )
 
     def __init__(
         self, entries: Sequence[Entry], *, ignore_case: bool = False, pathspec_version: str = ""
@@ -166,6 +189,9 @@ class CompiledScope:
         self.ignore_case = ignore_case
         self.pathspec_version = pathspec_version
         self._plans: tuple[dict[str, tuple[Step, ...]], tuple[Step, ...]] | None = None
+        self._dirs: dict[str, DirPlan] | None = None
+        self._joined: dict[tuple[int, ...], tuple[Search, list[tuple[bool, int, int] | None]]] = {}
+        self._uses = 0
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -194,8 +220,9 @@ class CompiledScope:
         """The patterns as handed to pathspec."""
         return [entry.anchored for entry in self._entries]
 
-    def _build_plans(self) -> tuple[dict[str, tuple[Step, ...]], tuple[Step, ...]]:
-        """Per first path segment, the entries that can match, last pattern first."""
+    def _groups(self) -> tuple[dict[str, list[Entry]], list[Entry]]:
+        """Per first path segment, the entries that can match there (the generic ones,
+        which can match anywhere, included), last pattern first; and the generic ones."""
         generic: list[Entry] = []
         by_segment: dict[str, list[Entry]] = {}
         for entry in self._entries:
@@ -206,21 +233,50 @@ class CompiledScope:
                 for key in keys:
                     by_segment.setdefault(key, []).append(entry)
 
-        def plan(entries: Iterable[Entry]) -> tuple[Step, ...]:
-            ordered = sorted(entries, key=lambda entry: entry.index, reverse=True)
-            return tuple(_step(entry) for entry in ordered)
+        def ordered(entries: Iterable[Entry]) -> list[Entry]:
+            return sorted(entries, key=lambda entry: entry.index, reverse=True)
 
-        buckets = {key: plan(found + generic) for key, found in by_segment.items()}
-        self._plans = (buckets, plan(generic))
+        buckets = {key: ordered(found + generic) for key, found in by_segment.items()}
+        return buckets, ordered(generic)
+
+    def _build_plans(self) -> tuple[dict[str, tuple[Step, ...]], tuple[Step, ...]]:
+        buckets, generic = self._groups()
+        self._plans = (
+            {key: tuple(_step(entry) for entry in found) for key, found in buckets.items()},
+            tuple(_step(entry) for entry in generic),
+        )
         return self._plans
+
+    def prepare(self) -> CompiledScope:
+        """Match through per-directory matchers from now on (a scope turns to them by itself
+        after ``COMBINE_AFTER`` matches): for each directory a path is in, what its patterns
+        already decide there and one regex for the patterns that depend on the file's name
+        (:mod:`paw_tui.core.policy.scope.combined`). Worth its compile time only for a caller
+        checking many paths; a gate call checks a few and never imports ``re``."""
+        if self._dirs is None and all(
+            entry.regex == "." or entry.regex.startswith("^") for entry in self._entries
+        ):
+            self._dirs = {}
+        return self
+
+    def _dir_plan(self, directory: str) -> DirPlan:
+        from paw_tui.core.policy.scope.combined import dir_plan
+
+        dirs = self._dirs
+        assert dirs is not None
+        if len(dirs) >= MAX_DIRECTORIES:
+            dirs.clear()
+            self._joined.clear()
+        plan = dirs[directory] = dir_plan(self._entries, directory, self.ignore_case, self._joined)
+        return plan
 
     def _search(self, entry: Entry, path: str) -> re.Match[str] | None:
         search = entry._search
         if search is None:
-            search = entry._search = _compile_regex(entry.regex, self.ignore_case).search
+            search = entry._search = compile_regex(entry.regex, self.ignore_case).search
         return search(path)
 
-    def match(self, path: str) -> tuple[bool | None, int | None]:  # noqa: C901 - the hottest loop of the gate, kept in one frame: a call per pattern would cost more than the test it runs
+    def match(self, path: str) -> tuple[bool | None, int | None]:
         """``(include, index)`` exactly as ``GitIgnoreSpec.check_file(path)`` gives them.
 
         ``path`` is a POSIX path relative to the root. ``include`` is True when an including
@@ -233,6 +289,27 @@ class CompiledScope:
             path = path[1:]
         elif path[:2] == "./":
             path = path[2:]
+        return self.match_relative(path)
+
+    def match_relative(self, path: str) -> tuple[bool | None, int | None]:  # noqa: C901 - the hottest loop of the gate, kept in one frame: a call per pattern would cost more than the test it runs
+        """:meth:`match` for a path already normalised (``/``-separated, no leading ``/``
+        or ``./``), as :class:`~paw_tui.core.policy.scope.checker.ScopeChecker` has it."""
+        dirs = self._dirs
+        if dirs is not None:
+            directory = path[: path.rfind("/") + 1]  # "src/auth/", or "" at the root
+            plan = dirs.get(directory) or self._dir_plan(directory)
+            matcher, table, decided = plan
+            found = matcher(path) if matcher is not None else None
+            if found is None:
+                return decided  # the directory's own verdict (a name-dependent one missed)
+            include, index, mode = table[found.lastindex]  # type: ignore[index,misc]
+            if not mode or (mode > 0 and found.group(mode) is None):
+                return include, index
+            # won as a directory: the walk below applies pathspec's priority
+        else:
+            self._uses += 1
+            if self._uses == COMBINE_AFTER:
+                self.prepare()
         plans = self._plans or self._build_plans()
         steps = plans[0].get(path.partition("/")[0], plans[1])
         by_dir: Entry | None = None

@@ -18,16 +18,15 @@ from __future__ import annotations
 
 from paw_tui.core.errors import ValidationError
 from paw_tui.core.policy.scope.match import (
-    DIR_GROUP,
+    DIR_SUFFIX,
     FORM_ANY,
     FORM_DIR,
     FORM_PATH,
     FORM_REGEX,
     FORM_UNDER,
+    PATH_SUFFIX,
 )
 
-_DIR_SUFFIX = f"(?P<{DIR_GROUP}>/)"
-_PATH_SUFFIX = f"(?:(?P<{DIR_GROUP}>/)|$)"
 _REGEX_SPECIALS = frozenset(".^$*+?{}[]|()")
 _QUANTIFIERS = frozenset("*+?{")
 
@@ -135,9 +134,9 @@ def classify_regex(source: str) -> tuple[str, str]:
     rest = source[stop:]
     if literal and not rest:
         return FORM_UNDER, literal
-    if literal and rest == _DIR_SUFFIX:
+    if literal and rest == DIR_SUFFIX:
         return FORM_DIR, literal
-    if literal and rest == _PATH_SUFFIX:
+    if literal and rest == PATH_SUFFIX:
         return FORM_PATH, literal
     return FORM_REGEX, literal
 
