@@ -12,11 +12,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from paw_tui.core.ledger import verify as verify_module
 from paw_tui.core.ledger.io import EMPTY_HASH, LedgerError
 from paw_tui.core.ledger.records import sign_line
 from paw_tui.core.ledger.store import Ledger
 from paw_tui.core.ledger.verify import verify
 from paw_tui.core.ledger.verify import verify as verify_ledger
+from paw_tui.core.support.keyed import Mac
 
 
 @pytest.fixture(autouse=True)
@@ -187,7 +189,10 @@ def test_torn_last_line(ledger: Ledger) -> None:
     assert result.records == 4
 
 
-def test_first_bad_line_found_across_read_blocks(ledger: Ledger) -> None:
+def test_first_bad_line_found_across_read_blocks(
+    ledger: Ledger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(verify_module, "CHUNK", 1024 * 1024)
     bodies = [{"v": 1, "seq": seq, "ts": "2026-01-01T00:00:00.000Z", "event": "tool_allowed",
                "reason": "r" * 200} for seq in range(1, 12001)]  # fmt: skip
     lines = chained(bodies)  # ~3 MB: several 1 MiB blocks
@@ -399,3 +404,176 @@ def test_a_forged_record_fails_even_when_well_chained(ledger: Ledger) -> None:
         ledger.append({"event": "tool_allowed", "session_id": "s"})
         result = verify(ledger)
         assert not result.ok and result.first_bad_line == 4, result.reason
+
+
+# -- the fast path for lines signed here: the same verdicts without parsing JSON -------------
+
+
+class _Parses:
+    """Counts the lines ``verify`` parses as JSON (the slow path)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.count = 0
+        real = verify_module._parse
+
+        def counting(text: str) -> object:
+            self.count += 1
+            return real(text)
+
+        monkeypatch.setattr(verify_module, "_parse", counting)
+
+
+def _slow_only(ledger: Ledger, monkeypatch: pytest.MonkeyPatch) -> dict[str, object]:
+    """``verify`` with the fast path turned off: every line parsed and checked one by one."""
+    with monkeypatch.context() as patch:
+        patch.setattr(verify_module._FastMac, "of", classmethod(lambda cls, ledger, mac: None))
+        return verify(ledger).to_dict()
+
+
+def test_lines_signed_here_are_checked_without_parsing_them(
+    ledger: Ledger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(verify_module, "CHUNK", 4096)  # many blocks, lines cut across them
+    fill(ledger, 300)
+    parses = _Parses(monkeypatch)
+    result = verify(ledger)
+    assert result.ok and result.records == 300 and result.signed_here == 300
+    assert result.head_status == "ok" and result.mac_status == "ok"
+    assert parses.count == 0, "every line was taken on the fast path"
+    assert _slow_only(ledger, monkeypatch) == result.to_dict()
+    assert parses.count == 300, "the slow path parses each line once"
+
+
+def test_a_ledger_without_the_key_here_is_checked_line_by_line(
+    ledger: Ledger, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fill(ledger, 20)
+    elsewhere = Ledger(
+        ledger.path, workspace_root=ledger.workspace_root, state_dir=str(tmp_path / "no-key")
+    )
+    parses = _Parses(monkeypatch)
+    result = verify(elsewhere)
+    assert result.ok and result.records == 20 and result.mac_status == "no key"
+    assert parses.count == 20
+
+
+def _tamper(lines: list[bytes], how: str, k: int) -> list[bytes]:
+    lines = list(lines)
+    if how == "edited":
+        lines[k - 1] = lines[k - 1].replace(b"src/", b"lib/", 1)
+    elif how == "dropped":
+        del lines[k - 1]
+    elif how == "reordered":
+        lines[k - 1], lines[k] = lines[k], lines[k - 1]
+    elif how == "forged tail":
+        last = json.loads(lines[-1])
+        forged = {"v": 1, "seq": last["seq"] + 1, "ts": last["ts"], "event": "approval_granted",
+                  "prev": sha(lines[-1]), "mac": last["mac"]}  # fmt: skip
+        lines.append(json.dumps(forged, separators=(",", ":")).encode())
+    elif how == "resigned with another key":
+        lines[k - 1] = sign_line(lines[k - 1].rsplit(b',"mac":', 1)[0] + b"}", "", _other_key())[0]
+    return lines
+
+
+def _other_key() -> Mac:
+    return Mac(b"\x01" * 32)
+
+
+@pytest.mark.parametrize(
+    ("how", "k", "bad_line", "reason"),
+    [
+        ("edited", 4, 4, "does not carry paw-tui's signature"),
+        ("dropped", 4, 3, "no longer matches the prev of line 4"),
+        ("reordered", 4, 3, "no longer matches the prev of line 4"),
+        ("forged tail", 0, 9, "does not carry paw-tui's signature"),
+        ("resigned with another key", 5, 5, "is signed with another key"),
+    ],
+)
+def test_tampering_is_named_the_same_on_both_paths(
+    ledger: Ledger, monkeypatch: pytest.MonkeyPatch, how: str, k: int, bad_line: int, reason: str
+) -> None:
+    fill(ledger, 8)
+    write_lines(ledger, _tamper(read_lines(ledger), how, k))
+    result = verify(ledger)
+    assert not result.ok
+    assert result.first_bad_line == bad_line, result.reason
+    assert reason in str(result.reason)
+    assert _slow_only(ledger, monkeypatch) == result.to_dict()
+
+
+def test_a_half_written_tail_is_reported_then_repaired(
+    ledger: Ledger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fill(ledger, 6)
+    whole = read_lines(ledger)
+    with open(ledger.path, "ab") as handle:
+        handle.write(whole[-1][: len(whole[-1]) // 2])  # a writer died mid-line
+    parses = _Parses(monkeypatch)
+    result = verify(ledger)
+    assert result.torn_tail and result.records == 6 and result.first_bad_line == 7
+    assert parses.count == 0, "the complete lines before it still took the fast path"
+    assert _slow_only(ledger, monkeypatch) == result.to_dict()
+    ledger.append({"event": "tool_allowed", "session_id": "s"})  # moves the torn bytes aside
+    repaired = verify(ledger)
+    assert repaired.ok and repaired.records == 8 and not repaired.torn_tail
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(data=st.data())
+def test_both_paths_agree_on_any_changed_byte(
+    tmp_path_factory: pytest.TempPathFactory, data: st.DataObject
+) -> None:
+    root = tmp_path_factory.mktemp("ws")
+    ledger = Ledger.for_workspace(str(root), durable=False, state_dir=str(root / "state"))
+    for n in range(4):
+        ledger.append({"event": "tool_allowed", "paths": [f"p{n}"], "n": n})
+    lines = read_lines(ledger)
+    k = data.draw(st.integers(min_value=1, max_value=4), label="line")
+    position = data.draw(st.integers(min_value=0, max_value=len(lines[k - 1]) - 1), label="byte")
+    value = data.draw(st.integers(min_value=0, max_value=255), label="value")
+    changed = bytearray(lines[k - 1])
+    changed[position] = value
+    lines[k - 1] = bytes(changed)
+    write_lines(ledger, lines)
+    fast = verify(ledger).to_dict()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(verify_module._FastMac, "of", classmethod(lambda cls, ledger, mac: None))
+        slow = verify(ledger).to_dict()
+    assert fast == slow
+
+
+def test_a_line_restored_after_an_append_chained_to_its_forgery_is_named(
+    ledger: Ledger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every signature holds, but line 6 chains to a version of line 5 that is gone: only
+    the hash link shows it (the fast path checks it too)."""
+    fill(ledger, 5)
+    lines = read_lines(ledger)
+    original = lines[-1]
+    write_lines(ledger, [*lines[:-1], original.replace(b"src/", b"lib/", 1)])
+    ledger.append({"event": "tool_allowed", "session_id": "s"})  # chains to the forgery
+    lines = read_lines(ledger)
+    write_lines(ledger, [*lines[:4], original, lines[5]])
+    result = verify(ledger)
+    assert result.first_bad_line == 5
+    assert "no longer matches the prev of line 6" in str(result.reason)
+    assert _slow_only(ledger, monkeypatch) == result.to_dict()
+
+
+def test_a_signed_line_that_breaks_the_sequence_is_named(
+    ledger: Ledger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Signed with the real key (as a faulty writer would), chained right, seq wrong."""
+    fill(ledger, 3)
+    lines = read_lines(ledger)
+    last_mac = json.loads(lines[-1])["mac"]
+    body = json.dumps(
+        {"v": 1, "seq": 5, "ts": "2026-01-01T00:00:00.000Z", "event": "tool_allowed",
+         "prev": sha(lines[-1])}, separators=(",", ":"),
+    ).encode()  # fmt: skip
+    write_lines(ledger, [*lines, sign_line(body, last_mac, ledger.signer)[0]])
+    result = verify(ledger)
+    assert result.first_bad_line == 4 and "seq is 5, expected 4" in str(result.reason)
+    assert _slow_only(ledger, monkeypatch) == result.to_dict()

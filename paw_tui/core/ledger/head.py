@@ -64,14 +64,36 @@ def decode_slot(raw: bytes) -> dict[str, object] | None:
     return {"gen": gen, "seq": seq, "hash": digest, "size": size, "ts": ts}
 
 
-class HeadStore:
-    """The head and incident files of one ledger, in ``directory``."""
+MEMO_SLOTS = 8
+_UNKNOWN: dict[str, object] = {}  # a sentinel only its identity is compared with
 
-    __slots__ = ("path", "incidents_path")
+
+class HeadStore:
+    """The head and incident files of one ledger, in ``directory``.
+
+    Slots this object wrote or decoded are remembered by their exact bytes (a few of them),
+    so a writer appending again and again does not parse the two slots it wrote itself.
+    """
+
+    __slots__ = ("path", "incidents_path", "_memo")
 
     def __init__(self, directory: str, name: str) -> None:
         self.path = os.path.join(directory, name + ".head")
         self.incidents_path = os.path.join(directory, name + ".incidents.jsonl")
+        self._memo: dict[bytes, dict[str, object] | None] = {}
+
+    def _decode(self, raw: bytes) -> dict[str, object] | None:
+        head = self._memo.get(raw, _UNKNOWN)  # one lookup: another thread may clear the memo
+        if head is _UNKNOWN:
+            head = decode_slot(raw)
+            self._remember(raw, head)
+        return dict(head) if isinstance(head, dict) else None
+
+    def _remember(self, raw: bytes, head: dict[str, object] | None) -> None:
+        memo = self._memo
+        if len(memo) >= MEMO_SLOTS:  # keep the newest, which the file's two slots hold
+            memo = self._memo = dict(list(memo.items())[-SLOTS:])
+        memo[raw] = head
 
     def read(self) -> tuple[dict[str, object] | None, int]:
         """The newest valid head (None when there is none yet) and the slot to write next.
@@ -96,7 +118,7 @@ class HeadStore:
             os.close(fd)
         best, best_slot = None, -1
         for slot in range(SLOTS):
-            head = decode_slot(data[slot * SLOT : (slot + 1) * SLOT])
+            head = self._decode(data[slot * SLOT : (slot + 1) * SLOT])
             if head is None:
                 continue
             if best is None or head["gen"] > best["gen"]:  # type: ignore[operator]
@@ -112,6 +134,7 @@ class HeadStore:
     def write(self, slot: int, gen: int, seq: int, digest: str, size: int, ts: str) -> None:
         """Write generation ``gen`` (the newest read plus one) into ``slot``."""
         data = encode_slot(gen, seq, digest, size, ts)
+        self._remember(data, {"gen": gen, "seq": seq, "hash": digest, "size": size, "ts": ts})
         flags = os.O_RDWR | os.O_CREAT | OPEN_FLAGS
         try:
             fd = os.open(self.path, flags, 0o600)

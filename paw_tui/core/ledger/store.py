@@ -4,12 +4,16 @@ One JSON object per line, hash-chained: every line's ``prev`` is ``"sha256:" + h
 previous line's bytes (without its ``"\\n"``), the first line's is the hash of the empty
 string, and ``seq`` counts 1, 2, 3... without gaps.
 
-:meth:`Ledger.append` does everything under one inter-process lock
-(``.orchestration/.cache/agent_trace.jsonl.lock``):
+:meth:`Ledger.append` queues its record; the records that threads of this process queue at
+once are written as one batch by one of them (group commit, :mod:`~paw_tui.core.ledger.group`),
+and each call returns only when its own record is written and synced. A batch is written
+under one inter-process lock (``.orchestration/.cache/agent_trace.jsonl.lock``):
 
 1. it reads only the end of the file (one 4 KiB ``pread`` as a rule) to find the last
    complete line, its ``seq`` and its hash. There is no head cache inside the workspace:
-   any cache would need this same read before it could be trusted;
+   any cache would need this same read before it could be trusted (when those bytes are
+   exactly the line this process wrote last, their ``seq``, hash and mac are not parsed
+   again);
 2. a torn last line (no ``"\\n"``: a writer died mid-write) is moved aside to
    ``agent_trace.jsonl.torn-<ts>``, the file is truncated to its last complete line and a
    ``ledger_repaired`` record is appended;
@@ -17,14 +21,15 @@ string, and ``seq`` counts 1, 2, 3... without gaps.
    (:mod:`~paw_tui.core.ledger.head`); a file behind or disagreeing with it is recorded
    there as an incident, which ``verify`` keeps reporting (otherwise the next append would
    hide a truncation by simply moving the head on);
-4. the record is written by one ``os.write`` on an ``O_APPEND`` descriptor and, with
-   ``durable=True`` (the default), ``fdatasync``-ed: the gate allows a tool only once its
-   decision is recorded, so the record must outlive a power cut as well as a crash (this
-   cost ~0.2 ms here). The per-intent index and the head are written afterwards without
-   a sync: after a power cut they can lag the ledger (``verify`` says ``behind``), never run
-   ahead of it, which would look like a truncation;
-5. for a ``mutation``, the per-intent index (:mod:`~paw_tui.core.ledger.touched`) is
-   updated, and then the head.
+4. the batch's records, each a whole line, are written by one ``os.write`` on an
+   ``O_APPEND`` descriptor and, with ``durable=True`` (the default), ``fdatasync``-ed once:
+   the gate allows a tool only once its decision is recorded, so the record must outlive a
+   power cut as well as a crash (~0.2-0.5 ms a sync here, shared by the batch). The
+   per-intent index and the head are written afterwards without a sync: after a power cut
+   they can lag the ledger (``verify`` says ``behind``), never run ahead of it, which would
+   look like a truncation;
+5. for each ``mutation``, the per-intent index (:mod:`~paw_tui.core.ledger.touched`) is
+   updated, and then the head, once for the batch.
 
 Any failure raises :class:`LedgerError` with one sentence naming the file and the reason;
 the gate turns it into a deny. A failure to update the head or the index after the record
@@ -42,6 +47,7 @@ import os
 import stat
 import time
 
+from paw_tui.core.ledger.group import Pending, fail, group_for
 from paw_tui.core.ledger.head import HeadStore
 from paw_tui.core.ledger.io import (
     DEFAULT_INTENT_BYTES,
@@ -79,6 +85,10 @@ if TYPE_CHECKING:
     from paw_tui.core.support.keyed import Mac
 
 APPEND_BLOCK = 4096
+_HEADS: dict[tuple[str, str, str], HeadStore] = {}
+_LAST_WRITTEN: dict[str, tuple[bytes, int, str, str]] = {}
+"""Per ledger path, the last line this process wrote with its seq, hash and mac: when the
+file still ends with exactly those bytes, the next append need not parse them again."""
 _datasync = getattr(os, "fdatasync", os.fsync)
 
 
@@ -140,10 +150,18 @@ class Ledger(LedgerFiles):
 
     @property
     def heads(self) -> HeadStore:
-        """The head and incident files (OSError when no home directory can be found)."""
+        """The head and incident files (OSError when no home directory can be found).
+
+        One :class:`HeadStore` per workspace, state base and ledger name in the process:
+        the workspace's key (its real path hashed) is resolved once, not on every append."""
         if self._heads is None:
-            directory = statedir.workspace_state_dir(self.workspace_root, base=self.state_base)
-            self._heads = HeadStore(directory, os.path.basename(self.path))
+            base = self.state_base if self.state_base is not None else statedir.state_base_dir()
+            key = (self.workspace_root, base, os.path.basename(self.path))
+            heads = _HEADS.get(key)
+            if heads is None:
+                directory = statedir.workspace_state_dir(self.workspace_root, base=base)
+                heads = _HEADS[key] = HeadStore(directory, key[2])
+            self._heads = heads
         return self._heads
 
     @property
@@ -191,57 +209,106 @@ class Ledger(LedgerFiles):
 
         ``record`` needs ``event``; ``v``, ``seq``, ``ts`` and ``prev`` are the ledger's.
         Keys whose value is None or empty are left out; unknown keys follow the known ones.
+        It returns once the record is in the file and, when ``durable``, synced to disk;
+        threads appending at once share one lock and one sync (see :class:`_Group`).
         """
         try:
             fields = caller_fields(record)
         except ValueError as error:
             raise LedgerError(f"Cannot append to the audit ledger {self.path}: {error}.") from None
-        _ = self.signer  # a record that cannot be signed is refused before anything is touched
+        signer = self.signer  # a record that cannot be signed is refused before anything is touched
+        pending = Pending(self, fields)
+        group = group_for(self._batch_key(signer.key_id))
+        if group.enqueue(pending):
+            group.lead(self._commit)
+        else:
+            group.wait(pending, self._commit)  # until its batch is written, or it leads one
+        if pending.error is not None:
+            raise pending.error
+        assert pending.result is not None
+        return pending.result
+
+    def _batch_key(self, key_id: str) -> tuple[object, ...]:
+        """What two ledgers must share for their records to be written in one batch (the
+        head's place follows from the root, ``state_base`` and the process's environment)."""
+        return (
+            self.path, self.workspace_root, self.state_base, key_id, self.clock, self.durable,
+            self.lock_timeout,
+        )  # fmt: skip
+
+    def _commit(self, take: Callable[[], list[Pending]]) -> None:
+        """Take the lock, then the batch (``take``), and write it with one write and one
+        sync; every entry ends with its ``result`` or its ``error``; warnings about the
+        batch reach every caller in it."""
+        seen = len(self.warnings)
+        batch: list[Pending] = []
+        try:
+            batch = self._commit_locked(take)
+        finally:
+            news = self.warnings[seen:]
+            if news:
+                for owner in {id(p.owner): p.owner for p in batch if p.owner is not self}.values():
+                    assert isinstance(owner, Ledger)
+                    owner.warnings.extend(news)
+
+    def _commit_locked(self, take: Callable[[], list[Pending]]) -> list[Pending]:
         lock = FileLock(self.lock_path, timeout=self.lock_timeout)
         try:
             lock.acquire()
         except LockTimeout:
-            raise LedgerError(
+            batch = take()
+            fail(batch, LedgerError(
                 f"Cannot append to the audit ledger {self.path}: the lock {self.lock_path} "
                 f"could not be taken within {self.lock_timeout:g} s."
-            ) from None
+            ))  # fmt: skip
+            return batch
         except LockError as error:
-            raise LedgerError(
+            batch = take()
+            fail(batch, LedgerError(
                 f"Cannot append to the audit ledger {self.path}: {error.message}"
-            ) from None
+            ))  # fmt: skip
+            return batch
+        batch = take()
         try:
-            return self._append_locked(fields)
+            self._append_locked(batch)
+        except LedgerError as error:
+            fail(batch, error)
         except OSError as error:
             # Windows reports a directory opened for writing as "Permission denied".
             reason = "it is a directory" if os.path.isdir(self.path) else os_reason(error)
-            raise LedgerError(f"Cannot append to the audit ledger {self.path}: {reason}.") from None
+            fail(batch, LedgerError(f"Cannot append to the audit ledger {self.path}: {reason}."))
         finally:
             lock.release()
+        return batch
 
-    def _open_for_append(self) -> int:
+    def _open_for_append(self) -> tuple[int, int]:
+        """The ledger open for appending, and its size."""
         flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | OPEN_FLAGS
         try:
             fd = os.open(self.path, flags, 0o644)
         except FileNotFoundError:
             os.makedirs(os.path.dirname(self.path), exist_ok=True)
             fd = os.open(self.path, flags, 0o644)
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
             os.close(fd)
             raise LedgerError(
                 f"Cannot append to the audit ledger {self.path}: it is not a regular file."
             )
-        return fd
+        return fd, info.st_size
 
-    def _append_locked(self, fields: dict[str, object]) -> Record:
+    def _append_locked(self, batch: list[Pending]) -> None:
         head, slot, incident = self._head_for_append()
-        fd = self._open_for_append()
+        fd, size = self._open_for_append()
         try:
-            size = os.fstat(fd).st_size
             pieces = Backwards(fd, size, APPEND_BLOCK).pieces()
             torn_offset, torn = next(pieces)
             last_line = next(pieces, None) if size else None
             seq, last, last_mac = 0, EMPTY_HASH, ""
-            if last_line is not None:
+            known = _LAST_WRITTEN.get(self.path)
+            if last_line is not None and known is not None and known[0] == last_line[1]:
+                seq, last, last_mac = known[1], known[2], known[3]
+            elif last_line is not None:
                 previous = loads_record(last_line[1])
                 value = previous.get("seq") if previous is not None else None
                 if type(value) is not int:
@@ -262,13 +329,31 @@ class Ledger(LedgerFiles):
                 size, seq, last, last_mac = self._repair(
                     fd, torn_offset, torn, now, ts, seq, last, last_mac
                 )
-            written, seq, last, _mac, size = self._write_record(
-                fd, fields, seq + 1, ts, last, last_mac, size
-            )
+            start_seq = seq
+            lines: list[bytes] = []
+            written: list[tuple[Pending, Record]] = []
+            for pending in batch:
+                try:
+                    record, line, last_mac = self._sign(pending.fields, seq + 1, ts, last, last_mac)
+                except LedgerError as error:
+                    pending.error = error  # this record alone: the others go on
+                    continue
+                seq, last = seq + 1, line_hash(line)
+                lines.append(line)
+                written.append((pending, record))
+            if lines:
+                size = self._write(fd, b"\n".join(lines) + b"\n", size)
+                _LAST_WRITTEN[self.path] = (lines[-1], seq, last, last_mac)
+            for previous_seq, (pending, record) in enumerate(written, start_seq):
+                pending.result = record
+                if record.get("event") == MUTATION or previous_seq == 0:
+                    owner = pending.owner
+                    assert isinstance(owner, Ledger)
+                    owner._note_index(record, previous_seq)
         finally:
             os.close(fd)
-        self._after_write(head, slot, incident, seq, last, size, ts, first_seq)
-        return written
+        if seq != first_seq or incident is not None:
+            self._after_write(head, slot, incident, seq, last, size, ts, first_seq)
 
     def _head_for_append(self) -> tuple[dict[str, object] | None, int, str | None]:
         """The saved head, the slot to write next, and an incident when it is unreadable
@@ -308,16 +393,10 @@ class Ledger(LedgerFiles):
                 f"The ledger head for {self.path} was not updated: {os_reason(error)}."
             )
 
-    def _write_record(
-        self,
-        fd: int,
-        fields: Mapping[str, object],
-        seq: int,
-        ts: str,
-        prev: str,
-        prev_mac: str,
-        size: int,
-    ) -> tuple[Record, int, str, str, int]:
+    def _sign(
+        self, fields: Mapping[str, object], seq: int, ts: str, prev: str, prev_mac: str
+    ) -> tuple[Record, bytes, str]:
+        """The record with ``seq``, ``ts``, ``prev`` and ``mac``, its line, and its mac."""
         record: Record = {"v": LEDGER_VERSION, "seq": seq, "ts": ts}
         record.update(fields)
         record["prev"] = prev
@@ -327,7 +406,10 @@ class Ledger(LedgerFiles):
             raise LedgerError(f"Cannot append to the audit ledger {self.path}: {error}.") from None
         line, mac = sign_line(body, prev_mac, self.signer)
         record["mac"] = mac
-        data = line + b"\n"
+        return record, line, mac
+
+    def _write(self, fd: int, data: bytes, size: int) -> int:
+        """Append ``data`` (whole lines) with one write, synced when durable; the new size."""
         written = os.write(fd, data)
         if written != len(data):
             try:  # leave no torn line behind when that can be helped
@@ -340,9 +422,7 @@ class Ledger(LedgerFiles):
             )
         if self.durable:
             _datasync(fd)
-        if record.get("event") == MUTATION or seq == 1:
-            self._note_index(record, seq - 1)
-        return record, seq, line_hash(line), mac, size + len(data)
+        return size + len(data)
 
     def _repair(
         self,
@@ -382,10 +462,11 @@ class Ledger(LedgerFiles):
             "reason": f"moved {len(torn)} torn bytes at offset {offset} to {name}",
             "torn_bytes": len(torn), "torn_file": name, "torn_offset": offset,
         }  # fmt: skip
-        _, seq, last, mac, size = self._write_record(
-            fd, fields, seq + 1, ts, last, last_mac, offset
-        )
-        return size, seq, last, mac
+        record, line, mac = self._sign(fields, seq + 1, ts, last, last_mac)
+        size = self._write(fd, line + b"\n", offset)
+        if seq == 0:
+            self._note_index(record, 0)
+        return size, seq + 1, line_hash(line), mac
 
     def _note_index(self, record: Record, previous_seq: int) -> None:
         from paw_tui.core.ledger import touched
