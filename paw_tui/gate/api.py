@@ -27,6 +27,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from paw_tui.core.support.keyed import Mac
+
 
 class Verdict:
     """``allow``; ``reason`` (a deny's, exactly as an agent would read it); ``intent_id`` (the
@@ -60,12 +62,15 @@ class Verdict:
 
 
 class Governor:
-    """Decisions for one workspace root (``None``: found from each event's ``cwd``)."""
+    """Decisions for one workspace root (``None``: found from each event's ``cwd``). Each
+    root's signing key is loaded once per governor: a loop deciding many calls should not
+    read it from disk every time."""
 
-    __slots__ = ("root",)
+    __slots__ = ("root", "_signers")
 
     def __init__(self, root: str | None = None) -> None:
         self.root = os.path.abspath(root) if root is not None else None
+        self._signers: dict[str, Mac] = {}
 
     def decide(self, event: Mapping[str, object]) -> Verdict:
         from paw_tui.gate.clients import generic
@@ -103,9 +108,11 @@ class Governor:
             from paw_tui.gate.decide import decide
             from paw_tui.gate.facts import gather
 
-            state = WorkspaceState(root)
+            state = WorkspaceState(root, signer=self._signers.get(root))
             facts = gather(state, event)
             done = apply(state, facts, decide(facts))
+            if root not in self._signers and state.has_signer:
+                self._signers[root] = state.signer
             return Verdict(done.allow, done.reason, done.intent_id, done.context)
         except Exception as error:  # the hook's rule: a tool call that cannot be decided is denied
             if event.kind != PRE_TOOL:

@@ -30,12 +30,13 @@ class WorkspaceState:
         clock: Callable[[], float] = time.time,
         policy: Policy | None = None,
         ledger: Ledger | None = None,
+        signer: Mac | None = None,
     ) -> None:
         self.root = os.path.abspath(root)
         self.clock = clock
         self._policy = policy
         self._ledger = ledger
-        self._signer: Mac | None = None
+        self._signer: Mac | None = signer
 
     def now(self) -> float:
         return self.clock()
@@ -47,6 +48,11 @@ class WorkspaceState:
             self._signer = load_key(self.root, create=True)
             assert self._signer is not None
         return self._signer
+
+    @property
+    def has_signer(self) -> bool:
+        """Whether the key was loaded (or given) already."""
+        return self._signer is not None
 
     def _signer_or_none(self) -> Mac | None:
         try:
