@@ -29,7 +29,6 @@ from paw_tui.gate.events import (
     Answer,
     Decision,
     GateEvent,
-    PayloadError,
     checked_cwd,
 )
 
@@ -57,18 +56,12 @@ IGNORED_EVENTS = frozenset(
 def parse(payload: dict[str, object], event_override: str | None = None) -> GateEvent | None:
     """The internal event; None for an event the gate ignores; PayloadError when the payload
     cannot be trusted."""
-    name = _common.optional_text(payload, "hook_event_name")
-    if name is None:
-        if event_override is None:
-            raise PayloadError("the payload has no hook_event_name")
-        name = HOOK_NAMES[event_override]
-    if name in IGNORED_EVENTS:
+    found = _common.hook_event(
+        payload, "hook_event_name", event_override, EVENT_NAMES, HOOK_NAMES, IGNORED_EVENTS, "Codex"
+    )
+    if found is None:
         return None
-    kind = EVENT_NAMES.get(name)
-    if kind is None:
-        raise PayloadError(f"unknown Codex hook event '{name}'")
-    kind = _common.check_kind(kind, event_override, name)
-    assert kind is not None
+    name, kind = found
     session_id = _common.text(payload, "session_id")
     event = GateEvent(kind, NAME, session_id, cwd=checked_cwd(payload))
     if kind in (PRE_TOOL, POST_TOOL):

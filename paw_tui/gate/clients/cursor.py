@@ -75,18 +75,18 @@ MCP_SERVER = "cursor"
 
 
 def parse(payload: dict[str, object], event_override: str | None = None) -> GateEvent | None:
-    name = _common.optional_text(payload, "hook_event_name")
-    if name is None:
-        if event_override is None:
-            raise PayloadError("the payload has no hook_event_name")
-        name = DEFAULT_EVENT[event_override]
-    if name in IGNORED_EVENTS:
+    found = _common.hook_event(
+        payload,
+        "hook_event_name",
+        event_override,
+        EVENT_NAMES,
+        DEFAULT_EVENT,
+        IGNORED_EVENTS,
+        "Cursor",
+    )
+    if found is None:
         return None
-    kind = EVENT_NAMES.get(name)
-    if kind is None:
-        raise PayloadError(f"unknown Cursor hook event '{name}'")
-    kind = _common.check_kind(kind, event_override, name)
-    assert kind is not None
+    name, kind = found
     # conversation_id is the session on every event; sessionStart/End also call it session_id
     session_id = _common.first_of(payload, "conversation_id", "session_id")
     if session_id is None:
