@@ -6,6 +6,7 @@ import os
 
 from textual.app import App
 from textual.binding import Binding
+from textual.theme import Theme
 from textual.widgets import Input
 
 from paw_tui.tui.commands import PawCommands
@@ -17,6 +18,7 @@ class PawApp(App[None]):
     TITLE = "paw-tui"
     COMMANDS = App.COMMANDS | {PawCommands}
     BINDINGS = [
+        Binding("question_mark", "help", "Help", id="app.help"),
         Binding("q", "quit_app", "Quit", id="app.quit"),
         Binding("ctrl+q", "quit", "Quit", priority=True, show=False, id="app.force_quit"),
     ]
@@ -30,6 +32,40 @@ class PawApp(App[None]):
         self.root = os.path.abspath(root)
         self.user_dir = user_dir if user_dir is not None else user_instructions_dir(PlatformProbe())
         self.watch_approvals = watch_approvals
+        self.setting_problems: list[str] = []
+        self._apply_settings()
+
+    def _apply_settings(self) -> None:
+        """The theme last chosen and the person's keymap. A bad keymap entry is skipped and
+        named (file, line, entry) once the screen is up; the app starts regardless."""
+        from paw_tui.tui.keys import known_ids
+        from paw_tui.tui.settings import load_keymap, saved_theme
+
+        theme = saved_theme()
+        if theme is not None and theme in self.available_themes:
+            self.theme = theme
+        keymap = load_keymap(lambda: known_ids(self))
+        self.setting_problems = keymap.problems
+        if keymap.bindings:
+            self.set_keymap(keymap.bindings)
+
+    def on_mount(self) -> None:
+        self.theme_changed_signal.subscribe(self, self._remember_theme)
+        for problem in self.setting_problems:
+            self.notify(problem, title="Keymap", severity="error", timeout=20)
+
+    def _remember_theme(self, theme: Theme) -> None:
+        from paw_tui.tui.settings import save_theme
+
+        problem = save_theme(theme.name)
+        if problem:
+            self.notify(problem, severity="warning")
+
+    def action_help(self) -> None:
+        from paw_tui.tui.dialogs.help import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
 
     def get_default_screen(self) -> MainScreen:
         return MainScreen(self.root, self.user_dir, watch_approvals=self.watch_approvals)

@@ -23,6 +23,8 @@ ENTRIES: tuple[tuple[str, str, str], ...] = (
         "each prompt layer with its source and size; set the supervisor",
         "show_prompt",
     ),
+    ("pane: Zoom", "the focused pane on the whole screen, or back (z)", "zoom"),
+    ("help: Keys", "every key by pane, with the ids a keymap file uses (?)", "app.help"),
     ("pane: Instructions", "focus the instructions pane", "focus_pane('instructions')"),
     ("pane: Intents", "focus the intents pane", "focus_pane('intents')"),
     ("pane: Scope", "focus the scope pane", "focus_pane('scope')"),

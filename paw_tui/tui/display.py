@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 
+ELLIPSIS = "…"
+
 
 def shorten_home(path: str) -> str:
     """``path`` with the user's home directory written as ``~``."""
@@ -11,3 +13,18 @@ def shorten_home(path: str) -> str:
     if home and home != "/" and (path == home or path.startswith(home.rstrip(os.sep) + os.sep)):
         return "~" + path[len(home.rstrip(os.sep)) :]
     return path
+
+
+def elide_middle(text: str, width: int) -> str:
+    """``text`` in at most ``width`` characters; a path keeps its file name whole when it fits
+    (``src/acme…/auth/token.py``), anything else loses its middle."""
+    if len(text) <= width:
+        return text
+    if width <= 1:
+        return ELLIPSIS[:width]
+    name = text.rsplit("/", 1)[-1]
+    budget = width - 1
+    tail = min(len(text), max(len(name) + 1 if "/" in text else 0, budget // 2))
+    if tail >= budget:  # the name alone is too long: keep its end (the extension)
+        return ELLIPSIS + text[len(text) - budget :]
+    return text[: budget - tail] + ELLIPSIS + text[len(text) - tail :]

@@ -99,6 +99,7 @@ def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     (root / ".git").mkdir()
     monkeypatch.setenv("PAW_STATE_DIR", str(tmp_path / "state"))
     monkeypatch.setenv("PAW_USER_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("PAW_CONFIG_DIR", str(tmp_path / "config"))  # no real keymap or theme
     monkeypatch.delenv("PAW_WORKSPACE_PATH", raising=False)
     monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
     assert main(["init", "--workspace", str(root)]) == 0

@@ -15,8 +15,23 @@ from paw_tui.tui.app import PawApp
 from paw_tui.tui.dialogs.approval import ApprovalModal
 from paw_tui.tui.widgets.trace_view import TraceView
 
-SIZE = (130, 40)
-SCENES = ("main", "approval", "trace-denials")
+WIDE = (160, 48)
+SMALL = (80, 24)
+SIZE = WIDE  # the default for a scene not listed below
+# scene -> terminal size; the README shows each of these
+SIZES = {
+    "main": WIDE,
+    "main-80x24": SMALL,
+    "trace-80x24": SMALL,
+    "help-80x24": SMALL,
+    "approval": WIDE,
+    "trace-denials": WIDE,
+}
+SCENES = tuple(SIZES)
+
+
+def size_of(scene: str) -> tuple[int, int]:
+    return SIZES.get(scene, SIZE)
 
 
 def prepare_demo(base: str) -> DemoWorkspace:
@@ -56,11 +71,16 @@ async def settle(pilot: Pilot[None], scene: str) -> None:
             )
         if scene == "trace-denials" and ready:
             if "match" not in status:
+                # the trace zoomed to the whole screen: every column of its lines
                 await app.main.run_action("trace_denials")
-                app.query_one(TraceView).focus()
+                await pilot.press("4", "z")
                 continue
         if ready:
             break
+    if scene == "trace-80x24":
+        await pilot.press("4")
+    if scene == "help-80x24":
+        await pilot.press("question_mark")
     for field in app.query(Input):
         field.cursor_blink = False
     await pilot.pause(0.1)

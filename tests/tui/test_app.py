@@ -71,7 +71,7 @@ async def test_first_intent_is_highlighted_and_scope_is_filled(
         ):
             assert expected in details
         # the holder of INT-001 is shown
-        assert table.get_row("INT-001")[3] == "s1"
+        assert table.get_cell("INT-001", "held") == "s1"
         # touched files come from the ledger index, with their recorded hash
         await until(pilot, lambda: "src/auth/a.py" in text_of(app, "#scope-touched"))
         recorded = next(r for r in ledger_lines(workspace) if r["event"] == "mutation")
@@ -399,24 +399,6 @@ async def test_status_change_can_be_declined(workspace: Path, user_dir: str) -> 
     assert not any(r["event"] == "intent_status_changed" for r in ledger_lines(workspace))
 
 
-@pytest.mark.anyio
-async def test_tab_moves_between_panes_and_q_quits(workspace: Path, user_dir: str) -> None:
-    app = PawApp(str(workspace), user_dir=user_dir, watch_approvals=False)
-    async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: app.focused is app.query_one("#intents-table"))
-        await pilot.press("tab")
-        assert app.focused is app.query_one("#scope-test")
-        await pilot.press("escape")  # leave the text field
-        await pilot.press("tab")
-        assert app.focused is app.query_one(TraceView)
-        await pilot.press("tab")
-        assert app.focused is app.query_one("#agent-select")
-        await pilot.press("shift+tab")
-        assert app.focused is app.query_one(TraceView)
-        await pilot.press("q")
-    assert not app.is_running
-
-
 async def run_from_palette(app: PawApp, pilot: Pilot[None], title: str) -> None:
     """Open the command palette, type the entry's title, and run the highlighted hit."""
     from textual.command import CommandList, CommandPalette
@@ -451,18 +433,7 @@ async def test_palette_commands_run_their_actions(workspace: Path, user_dir: str
         await run_from_palette(app, pilot, "trace: Toggle tail")
         await until(pilot, lambda: pane.view.following)
         await run_from_palette(app, pilot, "intent: Filter trace")
-        await until(pilot, lambda: pane.filter == {"intent_id": "INT-001"})
-
-
-@pytest.mark.anyio
-async def test_readable_at_80x24(workspace: Path, user_dir: str) -> None:
-    app = PawApp(str(workspace), user_dir=user_dir, watch_approvals=False)
-    async with app.run_test(size=(80, 24)) as pilot:
-        view = app.query_one(TraceView)
-        await until(pilot, lambda: view.row_count > 0)
-        for pane in ("#instructions", "#intents", "#scope", "#trace"):
-            region = app.query_one(pane).region
-            assert region.width >= 30 and region.height >= 8, (pane, region)
+        await until(pilot, lambda: pane.filter.terms == (("intent_id", "INT-001"),))
 
 
 @pytest.mark.anyio

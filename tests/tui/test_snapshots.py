@@ -13,7 +13,7 @@ from textual.pilot import Pilot
 
 from paw_tui.tui.app import PawApp
 
-from .scenes import SIZE, build_app, prepare_demo, settle
+from .scenes import SCENES, build_app, prepare_demo, settle, size_of
 
 
 class SnapCompare(Protocol):
@@ -36,6 +36,7 @@ def _scene_app(
     # Paths on screen are shown under ~: with HOME at this test's directory they read the
     # same on every run and machine.
     monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("PAW_CONFIG_DIR", str(tmp_path / "config"))  # default keys and theme
     demo = prepare_demo(str(tmp_path / "demo"))
     for name, value in demo.environ().items():
         if value is None:
@@ -49,17 +50,10 @@ def _scene_app(
     return build_app(scene, demo), run_before
 
 
-@pytest.mark.parametrize("scene", ["main", "approval", "trace-denials"])
+@pytest.mark.parametrize("scene", SCENES)
 def test_key_screens(
     scene: str, snap_compare: SnapCompare, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
+    """Each scene at its size: 160x48 side by side, 80x24 one pane at a time."""
     app, run_before = _scene_app(scene, monkeypatch, tmp_path)
-    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
-
-
-@pytest.mark.parametrize("scene", ["main"])
-def test_main_screen_at_80x24(
-    scene: str, snap_compare: SnapCompare, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    app, run_before = _scene_app(scene, monkeypatch, tmp_path)
-    assert snap_compare(app, terminal_size=(80, 24), run_before=run_before)
+    assert snap_compare(app, terminal_size=size_of(scene), run_before=run_before)

@@ -14,8 +14,12 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from array import array
+from bisect import bisect_left
 from collections import OrderedDict
+from itertools import accumulate, islice, repeat
+from operator import add
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -24,6 +28,19 @@ if TYPE_CHECKING:
 BLOCK = 1024 * 1024
 TAIL_BLOCK = 64 * 1024
 CACHE_SIZE = 4096
+COMPACT = "I" if array("I").itemsize == 4 else "q"
+"""Offsets below 4 GiB take 4 bytes each (4 MB for a million lines); larger ones 8."""
+COMPACT_LIMIT = 1 << 32 if COMPACT == "I" else 1 << 63
+SCAN_BLOCK = 256 * 1024
+"""The background scan's read: its C loops hold the interpreter lock for well under 1 ms."""
+LIVE_PAUSE = 0.03
+"""How long the background scan stands aside, per block, for a record on its way to the
+screen (bounded, so a ledger appended to without a pause is still indexed)."""
+LIVE_WINDOW = 0.1
+"""Seconds after an append was seen during which :meth:`TraceIndex.live` holds."""
+SCAN_SHARE = 3
+"""The background scan sleeps (SCAN_SHARE - 1) times as long as each block took: it never
+holds more than a third of the interpreter's time, whatever the machine's load."""
 
 APPENDED = "appended"
 RESET = "reset"
@@ -111,40 +128,75 @@ def scan_tail(path: str, lines: int = 2000) -> Snapshot:
         cursor = previous
     starts.reverse()
     complete_from = starts[0] if starts else 0
-    return Snapshot(array("q", starts), base + last + 1, complete_from, identity)
+    end = base + last + 1
+    return Snapshot(array(_typecode(end), starts), end, complete_from, identity)
 
 
 def scan_head(
-    path: str, tail: Snapshot, should_stop: Callable[[], bool] | None = None
+    path: str,
+    tail: Snapshot,
+    should_stop: Callable[[], bool] | None = None,
+    should_wait: Callable[[], bool] | None = None,
 ) -> Snapshot | None:
-    """Every line start before ``tail.complete_from``, joined to the tail's; None when
-    stopped or when the file was replaced meanwhile."""
+    """The line starts before ``tail.complete_from`` (what :meth:`TraceIndex.adopt` prepends
+    to the tail's); None when stopped or when the file was replaced meanwhile.
+
+    Each block's newlines are found by C loops (``split``, ``map``, ``accumulate``), never a
+    Python loop per line, and the thread sleeps between blocks (:data:`SCAN_SHARE`): a scan
+    of a million lines holds the interpreter lock only in short slices, so the live tail
+    keeps its pace; while ``should_wait()`` (a new record on its way to the screen) it pauses
+    :data:`LIVE_PAUSE` before each block."""
     stop_at = tail.complete_from
     if stop_at == 0:
         return tail
-    found = array("q", [0])
+    found = array(tail.offsets.typecode, [0])
     try:
-        with open(path, "rb") as handle:
+        with open(path, "rb", buffering=0) as handle:
             position = 0
             while position < stop_at:
                 if should_stop is not None and should_stop():
                     return None
-                chunk = handle.read(min(BLOCK, stop_at - position))
+                if should_wait is not None and should_wait():
+                    time.sleep(LIVE_PAUSE)
+                began = time.perf_counter()
+                chunk = handle.read(min(SCAN_BLOCK, stop_at - position))
                 if not chunk:
                     break
-                index = chunk.find(b"\n")
-                while index >= 0:
-                    line_start = position + index + 1
-                    if line_start < stop_at:
-                        found.append(line_start)
-                    index = chunk.find(b"\n", index + 1)
+                _add_line_starts(found, chunk, position)
                 position += len(chunk)
+                time.sleep((time.perf_counter() - began) * (SCAN_SHARE - 1))
     except OSError:
         return None
     if file_identity(path) != tail.identity:
         return None
-    found.extend(tail.offsets)
-    return Snapshot(found, tail.end, 0, tail.identity)
+    if found[-1] >= stop_at:
+        found.pop()  # the start of the tail's first line, which the tail holds already
+    return Snapshot(found, stop_at, 0, tail.identity)
+
+
+def _add_line_starts(found: array[int], chunk: bytes, position: int) -> None:
+    """Append to ``found`` the offset just after each newline of ``chunk`` (which starts at
+    ``position`` in the file)."""
+    pieces = chunk.split(b"\n")
+    pieces.pop()  # what follows the last newline ends no line here
+    lengths = map(add, map(len, pieces), repeat(1))
+    found.extend(islice(accumulate(lengths, initial=position), 1, None))
+
+
+def _typecode(end: int) -> str:
+    """The array type for offsets below ``end``."""
+    return COMPACT if end < COMPACT_LIMIT else "q"
+
+
+def _joined(front: array[int], back: array[int]) -> array[int]:
+    """``front`` extended in place by ``back`` (or a wider copy when an offset outgrows it)."""
+    if front.typecode == back.typecode:
+        front.extend(back)
+        return front
+    if back and back[-1] >= COMPACT_LIMIT and front.typecode == COMPACT:
+        front = array("q", front)  # the ledger passed 4 GiB
+    front.extend(back.tolist() if back.typecode != front.typecode else back)
+    return front
 
 
 class TraceIndex:
@@ -156,8 +208,16 @@ class TraceIndex:
         self.end = 0
         self.complete_from = 0
         self.identity: tuple[int, int] | None = None
-        self.generation = 0  # bumped on every reset, so viewers can drop stale work
+        # bumped whenever line numbers change meaning (a reset; older lines put in front), so
+        # viewers can drop work done against the old numbers
+        self.generation = 0
         self._cache: OrderedDict[int, dict[str, object] | None] = OrderedDict()
+        self._live_until = 0.0
+
+    def live(self) -> bool:
+        """Whether appended lines were seen a moment ago (they are being shown): background
+        work on this index stands aside (:func:`scan_head`'s ``should_wait``)."""
+        return time.monotonic() < self._live_until
 
     def __len__(self) -> int:
         return len(self.offsets)
@@ -166,20 +226,38 @@ class TraceIndex:
     def fully_indexed(self) -> bool:
         return self.complete_from == 0
 
-    def adopt(self, snapshot: Snapshot) -> None:
-        """Take a scan's result as the whole index (from :func:`scan_tail` / :func:`scan_head`)."""
-        if snapshot.identity != self.identity or snapshot.end < self.end or not self.offsets:
-            self._cache.clear()
+    def adopt(self, snapshot: Snapshot) -> int:
+        """Take a scan's result: the first one (:func:`scan_tail`) as the whole index, then
+        the older lines (:func:`scan_head`) in front of what is indexed, keeping the lines
+        appended meanwhile. Returns how many lines were put in front (every line number
+        grows by that much, and a new generation starts), 0 otherwise. A snapshot of another
+        file replaces the index and starts a new generation."""
+        same_file = snapshot.identity == self.identity
+        if same_file and self.offsets and snapshot.end <= self.end:
+            if snapshot.complete_from >= self.complete_from:
+                return 0  # nothing the index lacks
+            if snapshot.end != self.complete_from:
+                return 0  # not the piece just before the indexed lines: a stale scan
+            older = snapshot.offsets  # extended in place: no second copy of a big index
+            del older[bisect_left(older, self.complete_from) :]
+            added = len(older)
+            self.offsets = _joined(older, self.offsets)
+            self.complete_from = snapshot.complete_from
+            self._cache.clear()  # keyed by line number, and every number moved
             self.generation += 1
-        elif len(snapshot.offsets) != len(self.offsets):
-            self._cache.clear()  # line numbers shifted as older lines were prepended
+            return added
+        if self.offsets or (self.identity is not None and not same_file):
+            self.generation += 1  # another file, or one that shrank: earlier work is stale
+        self._cache.clear()
         self.offsets = snapshot.offsets
         self.end = snapshot.end
         self.complete_from = snapshot.complete_from
         self.identity = snapshot.identity
+        return 0
 
     def poll(self) -> Update:
-        """Look for appended lines, truncation or replacement; changes nothing."""
+        """Look for appended lines, truncation or replacement; changes nothing in the index
+        (an append seen is noted for :meth:`live`)."""
         identity = file_identity(self.path)
         if identity is None:
             return (
@@ -209,12 +287,13 @@ class TraceIndex:
             index = chunk.find(b"\n", start)
         if not offsets:
             return Update(UNCHANGED, end=end, identity=identity)
+        self._live_until = time.monotonic() + LIVE_WINDOW
         return Update(APPENDED, offsets, end + start, identity)
 
     def apply(self, update: Update) -> None:
         """Take what :meth:`poll` saw (a reset empties the index: scan again)."""
         if update.kind == APPENDED and update.offsets and update.offsets[0] == self.end:
-            self.offsets.extend(update.offsets)
+            self.offsets = _joined(self.offsets, update.offsets)
             self.end = update.end
             self.identity = update.identity
         elif update.kind in (RESET, MISSING):

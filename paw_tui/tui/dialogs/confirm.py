@@ -12,8 +12,8 @@ from textual.widgets import Button, Label, OptionList
 class ConfirmModal(ModalScreen[bool]):
     AUTO_FOCUS = "#no"
     BINDINGS = [
-        Binding("y", "answer(True)", "Yes"),
-        Binding("n,escape", "answer(False)", "No"),
+        Binding("y", "answer(True)", "Yes", id="confirm.yes"),
+        Binding("n,escape", "answer(False)", "No", id="confirm.no"),
     ]
 
     def __init__(self, question: str) -> None:
@@ -38,7 +38,7 @@ class ChoiceModal(ModalScreen[str | None]):
     """Pick one of ``choices`` (enter), or escape for none."""
 
     AUTO_FOCUS = "#choices"
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="choice.cancel")]
 
     def __init__(self, title: str, choices: list[str]) -> None:
         super().__init__()

@@ -7,54 +7,63 @@ approval requests; the approval queue puts pending selections in front of the pe
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid
+from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Input
+from textual.widget import Widget
+from textual.widgets import DataTable, Footer, Header, Input, Tab, Tabs
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from paw_tui.core.ledger.line_index import TraceIndex
 from paw_tui.core.workspace import layout
 from paw_tui.tui.controllers.approvals import ApprovalQueue
+from paw_tui.tui.controllers.scope_requests import ScopeRequestQueue, ScopeRequestsChanged
 from paw_tui.tui.display import shorten_home
 from paw_tui.tui.messages import ApprovalsChanged, IntentHighlighted, IntentsChanged, LedgerGrew
 from paw_tui.tui.watcher import WorkspaceWatcher
 from paw_tui.tui.widgets.instructions_pane import InstructionsPane
 from paw_tui.tui.widgets.intents_pane import IntentsPane
+from paw_tui.tui.widgets.pane import Pane
 from paw_tui.tui.widgets.scope_pane import ScopePane
 from paw_tui.tui.widgets.trace_pane import TracePane
 from paw_tui.tui.widgets.trace_view import TraceView
 
 PANES = ("instructions", "intents", "scope", "trace")
-PANE_FOCUS = {
-    "instructions": "#agent-select",
-    "intents": "#intents-table",
-    "scope": "#scope-test",
-    "trace": "#trace-view",
-}
-PANE_FILTER = {
-    "intents": "#intent-filter",
-    "trace": "#trace-filter",
-    "scope": "#scope-test",
-    "instructions": "#agent-input",
-}
+# Below either size the panes take turns on the whole screen, one tab each; above both they
+# sit side by side, two by two (each then has about 55 columns and 12 rows).
+WIDE_FROM = (110, 30)
+
+
+class PaneTabs(Tabs, can_focus=False):
+    """The pane names on a narrow screen (clicked, or reached with tab / 1-4); never focused
+    itself, so tab goes through the panes' own widgets."""
+
+    @dataclass
+    class Chosen(Message):
+        """A click on a pane's tab (not the tabs following the focus)."""
+
+        pane: str
+
+    def on_tab_clicked(self, event: Tab.Clicked) -> None:
+        self.post_message(self.Chosen((event.tab.id or "").removeprefix("tab-")))
 
 
 class MainScreen(Screen[None]):
     BINDINGS = [
-        Binding("tab", "cycle_pane(1)", "Next pane", show=False, id="main.next_pane"),
-        Binding(
-            "shift+tab", "cycle_pane(-1)", "Previous pane", show=False, id="main.previous_pane"
-        ),
-        Binding("a", "review_approvals", "Approvals", id="main.approvals"),
-        Binding("s", "change_status", "Set status", id="intents.set_status"),
-        Binding("t", "toggle_tail", "Tail", id="trace.tail"),
-        Binding("d", "trace_denials", "Denials", id="trace.denials"),
-        Binding("f", "trace_intent", "Trace of intent", id="trace.intent"),
+        Binding("tab", "focus_step(1)", "Next field", show=False, id="main.next"),
+        Binding("shift+tab", "focus_step(-1)", "Previous field", show=False, id="main.previous"),
+        Binding("1", "focus_pane('instructions')", "Instructions", show=False, id="main.pane1"),
+        Binding("2", "focus_pane('intents')", "Intents", show=False, id="main.pane2"),
+        Binding("3", "focus_pane('scope')", "Scope", show=False, id="main.pane3"),
+        Binding("4", "focus_pane('trace')", "Trace", show=False, id="main.pane4"),
         Binding("slash", "focus_filter", "Filter", show=False, id="main.filter"),
-        Binding("escape", "leave_field", "Leave field", show=False, id="main.leave_field"),
+        Binding("escape", "leave_field", "Leave the field", show=False, id="main.leave_field"),
+        Binding("a", "review_approvals", "Approvals", show=False, id="main.approvals"),
         Binding("z", "zoom", "Zoom", id="main.zoom"),
         Binding("p", "show_prompt", "Prompt", id="main.prompt"),
     ]
@@ -68,9 +77,15 @@ class MainScreen(Screen[None]):
             root, self.index, self.post_message, watch_approvals=watch_approvals
         )
         self.approvals = ApprovalQueue(self, root)
+        self.scope_requests = ScopeRequestQueue(self, root)
 
     def compose(self) -> ComposeResult:
         yield Header()
+        yield PaneTabs(
+            *(Tab(f"{n} {name.title()}", id=f"tab-{name}") for n, name in enumerate(PANES, 1)),
+            active="tab-intents",
+            id="pane-tabs",
+        )
         with Grid(id="panes"):
             yield InstructionsPane(self.root, self.user_dir, id="instructions")
             yield IntentsPane(id="intents")
@@ -83,7 +98,10 @@ class MainScreen(Screen[None]):
 
         # what holds the agents' shell commands: a few small reads and one system call
         self.sub_title = f"{shorten_home(self.root)} · shell: {protection(self.root).kind}"
-        self.query_one("#intents-table", DataTable).focus()
+        self.watch(self, "focused", self._focus_moved)
+        self.watch(self, "maximized", lambda _: self._focus_moved(self.focused))
+        self._fit_layout()
+        self._focus(self.query_one("#intents-table", DataTable))
         self.watch_workspace()
 
     @work(thread=True, exclusive=True, group="workspace-watch", exit_on_error=False)
@@ -111,10 +129,15 @@ class MainScreen(Screen[None]):
         intents = self.query_one(IntentsPane)
         intents.show(message.policy, message.held)
         self.query_one(ScopePane).show(message.policy, intents.highlighted)
+        self.query_one(TracePane).known_intents = [i.id for i in message.policy.intents]
 
     @on(ApprovalsChanged)
     def _approvals_changed(self, message: ApprovalsChanged) -> None:
         self.approvals.update(message.pending)
+
+    @on(ScopeRequestsChanged)
+    def _scope_requests_changed(self, message: ScopeRequestsChanged) -> None:
+        self.scope_requests.update(message.pending)
 
     # -- what one pane tells the others ------------------------------------------------------
     @on(IntentHighlighted)
@@ -196,25 +219,100 @@ class MainScreen(Screen[None]):
 
         self.app.push_screen(PromptView(self.root))
 
-    # -- focus -------------------------------------------------------------------------------
-    def _pane_of_focus(self) -> str | None:
-        widget = self.focused
+    # -- layout and focus --------------------------------------------------------------------
+    def on_resize(self) -> None:
+        self._fit_layout()
+
+    def _fit_layout(self) -> None:
+        width, height = self.size
+        self.set_class(width < WIDE_FROM[0] or height < WIDE_FROM[1], "-narrow")
+
+    @property
+    def narrow(self) -> bool:
+        return self.has_class("-narrow")
+
+    def pane(self, name: str) -> Pane:
+        return self.query_one(f"#{name}", Pane)
+
+    def _pane_of(self, widget: Widget | None) -> str | None:
         while widget is not None:
             if widget.id in PANES:
                 return widget.id
-            widget = widget.parent  # type: ignore[assignment]
+            widget = widget.parent if isinstance(widget.parent, Widget) else None
         return None
 
-    def action_focus_pane(self, name: str) -> None:
-        self.query_one(PANE_FOCUS[name]).focus()
+    def _pane_of_focus(self) -> str | None:
+        return self._pane_of(self.focused)
 
-    def action_cycle_pane(self, step: int) -> None:
-        current = self._pane_of_focus()
-        position = PANES.index(current) if current is not None else -1
-        self.action_focus_pane(PANES[(position + step) % len(PANES)])
+    def _focus_moved(self, focused: Widget | None) -> None:
+        """The pane holding the focus is marked (a title mark, not only a colour) and, on a
+        narrow screen, is the one shown."""
+        current = self._pane_of(focused)
+        if current is None:
+            return
+        self.show_pane(current)
+        zoomed = self._pane_of(self.maximized)
+        for name in PANES:
+            self.pane(name).mark_focus(name == current, zoomed=name == zoomed)
+
+    def show_pane(self, name: str) -> None:
+        """Make ``name`` the pane on screen when the panes take turns."""
+        for other in PANES:
+            self.pane(other).set_class(other == name, "-current")
+        tabs = self.query_one(PaneTabs)
+        if tabs.active != f"tab-{name}":
+            tabs.active = f"tab-{name}"
+
+    @on(PaneTabs.Chosen)
+    def _tab_clicked(self, event: PaneTabs.Chosen) -> None:
+        if event.pane in PANES and event.pane != self._pane_of_focus():
+            self.action_focus_pane(event.pane)
+
+    def _focus(self, widget: Widget) -> None:
+        pane = self._pane_of(widget)
+        if pane is not None:
+            self.show_pane(pane)  # shown first: a hidden pane's widget would not scroll to view
+        widget.focus()
+
+    def _stops(self) -> list[Widget]:
+        """Every widget tab stops at, pane by pane (only the zoomed pane's when zoomed)."""
+        names = [self._pane_of(self.maximized)] if self.maximized is not None else PANES
+        return [
+            self.query_one(selector)
+            for name in names
+            if name is not None
+            for selector in self.pane(name).STOPS
+        ]
+
+    def action_focus_pane(self, name: str) -> None:
+        if self.maximized is not None and self._pane_of(self.maximized) != name:
+            self.minimize()
+        self._focus(self.query_one(self.pane(name).STOPS[0]))
+
+    def action_focus_step(self, step: int) -> None:
+        stops = self._stops()
+        focused = self.focused
+        position = -1 if step > 0 else 0
+        for number, stop in enumerate(stops):
+            if focused is not None and (focused is stop or stop in focused.ancestors):
+                position = number
+                break
+        else:
+            current = self._pane_of(focused)
+            if current is not None:  # somewhere in a pane but not on a stop: its first stop
+                first = self.query_one(self.pane(current).STOPS[0])
+                position = stops.index(first) - (1 if step > 0 else 0) if first in stops else -1
+        self._focus(stops[(position + step) % len(stops)])
 
     def action_focus_filter(self) -> None:
-        self.query_one(PANE_FILTER[self._pane_of_focus() or "trace"]).focus()
+        current = self._pane_of_focus()
+        field = self.pane(current).FILTER if current is not None else None
+        if field is None:
+            current, field = "trace", self.pane("trace").FILTER
+        assert field is not None
+        if self.maximized is not None and self._pane_of(self.maximized) != current:
+            self.minimize()
+        self._focus(self.query_one(field))
 
     def action_leave_field(self) -> None:
         if isinstance(self.focused, Input):
@@ -226,4 +324,4 @@ class MainScreen(Screen[None]):
             return
         pane = self._pane_of_focus()
         if pane is not None:
-            self.maximize(self.query_one(f"#{pane}"), container=False)
+            self.maximize(self.pane(pane), container=False)

@@ -53,10 +53,11 @@ class PromptView(Screen[None]):
                 compact=True,
             )
             with Horizontal(id="supervisor-buttons"):
-                yield Button("Set for this session", id="set-session", variant="primary")
-                yield Button("Set for every session", id="set-global")
-                yield Button("Clear this session's", id="clear-session")
-                yield Button("Clear global", id="clear-global")
+                # one row each, so the four fit at 80 columns
+                yield Button("Set for session", id="set-session", variant="primary", compact=True)
+                yield Button("Set for all", id="set-global", compact=True)
+                yield Button("Clear session's", id="clear-session", compact=True)
+                yield Button("Clear global", id="clear-global", compact=True)
         yield Footer()
 
     def on_mount(self) -> None:

@@ -8,15 +8,20 @@ from dataclasses import dataclass
 from rich.markup import escape
 from textual import on, work
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.widgets import DataTable, Input, Select, Static
 
 from paw_tui.core.context.layers import Layer, resolve_layers, work_items
-from paw_tui.tui.display import shorten_home
+from paw_tui.tui.display import elide_middle, shorten_home
+from paw_tui.tui.widgets.pane import Pane
+
+COLUMNS = ("LAYER", "STATUS", "SIZE", "TOKENS", "PATH")
 
 
-class InstructionsPane(Vertical):
+class InstructionsPane(Pane):
+    TITLE = "Instructions"
+    STOPS = ("#agent-select", "#work-select", "#agent-input", "#layers-table", "#context-scroll")
     COMPONENT_CLASSES = {
         "layer--wins",
         "layer--shadowed",
@@ -50,7 +55,8 @@ class InstructionsPane(Vertical):
         self.user_dir = user_dir
         self.agent: str | None = None
         self.work_id: str | None = None
-        self.border_title = "Instructions"
+        self.layer_rows: list[Layer] = []
+        self._shown_for: tuple[int, int] | None = None  # (rows, width) on screen
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="instructions-pickers"):
@@ -64,7 +70,7 @@ class InstructionsPane(Vertical):
 
     def on_mount(self) -> None:
         table = self.query_one("#layers-table", DataTable)
-        for label in ("LAYER", "STATUS", "SIZE", "TOKENS", "PATH"):
+        for label in COLUMNS:
             table.add_column(label)
         self.discover()
 
@@ -120,18 +126,53 @@ class InstructionsPane(Vertical):
 
     @on(Resolved)
     def _resolved(self, message: Resolved) -> None:
-        from rich.text import Text
 
         if message.agent != self.agent:
             return
+        self.layer_rows = message.rows
+        self._shown_for = None
+        self.show_layers()
+        self.query_one("#context-text", Static).update(message.text)
+        self.border_subtitle = escape(message.agent)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.show_layers)  # once the table has its new width
+
+    def show_layers(self) -> None:
+        """The layers, each path shortened in its middle to the width left for it."""
+        from rich.text import Text
+
         table = self.query_one("#layers-table", DataTable)
-        table.clear()
-        for row in message.rows:
+        if self._shown_for == (id(self.layer_rows), table.size.width):
+            return  # rebuilding the same rows would only make the table flicker
+        self._shown_for = (id(self.layer_rows), table.size.width)
+        # the columns too: a column keeps the width of the longest value it ever held
+        table.clear(columns=True)
+        for label in COLUMNS:
+            table.add_column(label)
+        cells = []
+        for row in self.layer_rows:
+            size = "-" if row.size is None else f"{row.size:,} B"
+            tokens = "-" if row.tokens is None else f"~{row.tokens:,}"
+            cells.append((row, size, tokens, shorten_home(row.path)))
+        widths = [
+            max([len(heading)] + [len(text) for text in column])
+            for heading, column in zip(
+                COLUMNS,
+                (
+                    [c[0].name for c in cells],
+                    [c[0].status for c in cells],
+                    [c[1] for c in cells],
+                    [c[2] for c in cells],
+                ),
+                strict=False,
+            )
+        ]
+        # each column is padded by one cell on either side
+        room = table.size.width - sum(widths) - 2 * len(COLUMNS)
+        for row, size, tokens, path in cells:
             status = Text(
                 row.status, style=self.get_component_rich_style(f"layer--{row.status.lower()}")
             )
-            size = "-" if row.size is None else f"{row.size:,} B"
-            tokens = "-" if row.tokens is None else f"~{row.tokens:,}"
-            table.add_row(row.name, status, size, tokens, shorten_home(row.path))
-        self.query_one("#context-text", Static).update(message.text)
-        self.border_subtitle = escape(message.agent)
+            shown = elide_middle(path, max(12, room)) if table.size.width else path
+            table.add_row(row.name, status, size, tokens, shown)

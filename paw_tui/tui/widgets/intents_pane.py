@@ -7,15 +7,22 @@ from rich.style import Style
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
 from textual.widgets import DataTable, Input, Static
 
 from paw_tui.core.policy.compiled import Policy
+from paw_tui.tui.display import elide_middle
 from paw_tui.tui.messages import IntentHighlighted
+from paw_tui.tui.widgets.pane import Pane
 from paw_tui.tui.widgets.vim_table import VimDataTable
 
+HOLDER_WIDTH = 8  # a session id's first characters: enough to tell sessions apart
+NAME_MIN = 12
 
-class IntentsPane(Vertical):
+
+class IntentsPane(Pane):
+    TITLE = "Intents"
+    STOPS = ("#intents-table", "#intent-filter")
+    FILTER = "#intent-filter"
     COMPONENT_CLASSES = {
         "status--in-progress",
         "status--pending",
@@ -32,8 +39,8 @@ class IntentsPane(Vertical):
     #intent-problems { color: $error; }
     """
     BINDINGS = [
-        Binding("s", "change_status", "Set status", id="intents.status"),
-        Binding("slash", "focus_filter", "Filter", show=False),
+        Binding("s", "screen.change_status", "Set status", id="intents.set_status"),
+        Binding("f", "screen.trace_intent", "Its trace", id="intents.trace"),
     ]
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -42,20 +49,33 @@ class IntentsPane(Vertical):
         self.held: dict[str, str] = {}
         self.filter_text = ""
         self.highlighted: str | None = None
-        self.border_title = "Intents"
+        self._fitted_width = -1  # the table width the names were shortened for
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder="filter intents…  (/)", id="intent-filter", compact=True)
+        yield Input(placeholder="/ filter intents", id="intent-filter", compact=True)
         yield Static("", id="intent-problems")
         table = VimDataTable(id="intents-table", cursor_type="row", zebra_stripes=True)
         yield table
 
     def on_mount(self) -> None:
+        self._add_columns()
+
+    def _add_columns(self) -> None:
         table = self.query_one(DataTable)
+        # NAME last: on a narrow screen it is the one shortened, never the holder
         table.add_column("ID", key="id")
         table.add_column("STATUS", key="status")
-        table.add_column("NAME", key="name")
         table.add_column("HELD BY", key="held")
+        table.add_column("NAME", key="name")
+
+    def on_resize(self) -> None:
+        if self.policy is not None:
+            self.call_after_refresh(self._refit)  # once the table has its new width
+
+    def _refit(self) -> None:
+        width = self.query_one(DataTable).size.width
+        if width != self._fitted_width:
+            self.populate()
 
     def show(self, policy: Policy, held: dict[str, str]) -> None:
         """The intents as now on disk, and which session holds each (from the watcher)."""
@@ -88,16 +108,24 @@ class IntentsPane(Vertical):
         from rich.text import Text
 
         table = self.query_one(DataTable)
+        self._fitted_width = table.size.width
         keep = self.highlighted
-        table.clear()
+        # the columns too: a column keeps the width of the longest value it ever held
+        table.clear(columns=True)
+        self._add_columns()
         intents = self.visible_intents()
+        ids_width = max((len(intent.id) for intent in intents), default=2)
+        status_width = max((len(intent.status) for intent in intents), default=6)
+        # each column is padded by one cell on either side; the scrollbar takes two
+        room = table.size.width - ids_width - status_width - HOLDER_WIDTH - 4 * 2 - 2
+        name_width = max(NAME_MIN, room) if table.size.width else 40
         for intent in intents:
-            holder = self.held.get(intent.id, "-")
+            holder = self.held.get(intent.id) or "-"
             table.add_row(
                 intent.id,
                 Text(intent.status, style=self._status_style(intent.status)),
-                intent.name if len(intent.name) <= 40 else intent.name[:39] + "…",
-                holder if len(holder) <= 14 else holder[:13] + "…",
+                holder[:HOLDER_WIDTH],
+                elide_middle(intent.name, name_width),
                 key=intent.id,
             )
         ids = [intent.id for intent in intents]
@@ -129,9 +157,3 @@ class IntentsPane(Vertical):
     @on(Input.Submitted, "#intent-filter")
     def _filter_done(self) -> None:
         self.query_one(DataTable).focus()
-
-    def action_focus_filter(self) -> None:
-        self.query_one("#intent-filter", Input).focus()
-
-    async def action_change_status(self) -> None:
-        await self.screen.run_action("change_status")  # the screen owns the dialogs

@@ -8,15 +8,19 @@ from dataclasses import dataclass
 from rich.markup import escape
 from textual import on, work
 from textual.app import ComposeResult
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.widgets import Input, Static
 
 from paw_tui.core.ledger.touched import touched_files
 from paw_tui.core.policy.compiled import Policy
+from paw_tui.tui.widgets.pane import Pane
 
 
-class ScopePane(Vertical):
+class ScopePane(Pane):
+    TITLE = "Scope"
+    STOPS = ("#scope-body", "#scope-test")
+
     @dataclass
     class Touched(Message):
         intent_id: str
@@ -28,7 +32,6 @@ class ScopePane(Vertical):
         self.policy: Policy | None = None
         self.intent_id: str | None = None
         self.touched: list[dict[str, object]] = []
-        self.border_title = "Scope"
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="scope-body"):

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import os
+import subprocess
 import threading
 from array import array
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from rich.markup import escape
 from textual import on, work
 from textual.app import ComposeResult
-from textual.containers import Vertical
+from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import Input, Static
 from textual.worker import Worker
@@ -23,42 +26,33 @@ from paw_tui.core.ledger.line_index import (
     scan_head,
     scan_tail,
 )
+from paw_tui.core.support.words import count
+from paw_tui.tui.trace_filter import TraceFilter, parse_filter
+from paw_tui.tui.widgets.pane import Pane
 from paw_tui.tui.widgets.trace_view import TraceView
 
-FIELDS = {
-    "intent": "intent_id",
-    "session": "session_id",
-    "decision": "decision",
-    "event": "event",
-    "tool": "tool",
-}
 POLL_SECONDS = 0.1
 FIRST_PAINT_LINES = 500
 
 
-def parse_filter(text: str) -> dict[str, str]:
-    """``intent:INT-1 decision:deny`` -> ``{"intent_id": "INT-1", "decision": "deny"}``;
-    a bare word is taken as an intent id."""
-    wanted: dict[str, str] = {}
-    for token in text.split():
-        key, sep, value = token.partition(":")
-        if sep and key in FIELDS and value:
-            wanted[FIELDS[key]] = value
-        elif not sep:
-            wanted["intent_id"] = token
-    return wanted
+INSTALL_HINT = (
+    "No records yet. Set up an agent client so its tool calls come through the gate and "
+    "are recorded here: paw-tui install claude-code (or {others})."
+)
 
 
-def needles_for(wanted: dict[str, str]) -> list[bytes]:
-    import json
-
-    return [
-        f'"{key}":{json.dumps(value, ensure_ascii=False)}'.encode() for key, value in wanted.items()
-    ]
-
-
-class TracePane(Vertical):
+class TracePane(Pane):
     """Status line, filter field and the live view."""
+
+    TITLE = "Trace"
+    STOPS = ("#trace-view", "#trace-filter")
+    FILTER = "#trace-filter"
+    BINDINGS = [
+        Binding("t", "screen.toggle_tail", "Tail", id="trace.tail"),
+        Binding("d", "screen.trace_denials", "Denials", id="trace.denials"),
+        Binding("x", "screen.trace_clear", "Clear filter", show=False, id="trace.clear"),
+        Binding("c", "copy_record", "Copy", show=False, id="trace.copy"),
+    ]
 
     @dataclass
     class Loaded(Message):
@@ -83,20 +77,23 @@ class TracePane(Vertical):
         super().__init__(id=id)
         self.root = root
         self.index = index
-        self.filter: dict[str, str] = {}
+        self.filter = TraceFilter()
+        self.known_intents: list[str] = []  # the workspace's intent ids, for "did you mean"
         self.filter_text = ""
         self.new_count = 0
         self.chain = "verifying…"
         self.chain_ok = True
+        self.verify_started = False
+        self.verifier: subprocess.Popen[str] | None = None  # the chain check while it runs
         # Set once a scan has been adopted: until then the watcher would read the whole file
         # as "appended" lines, so it waits.
         self.ready = ready
-        self.border_title = "Trace"
 
     def compose(self) -> ComposeResult:
         yield Static("", id="trace-status")
+        yield Static("", id="trace-hint")
         yield Input(
-            placeholder="filter: intent:ID session:S decision:deny  (/ to focus)",
+            placeholder="/ filter: intent:ID session:S decision:deny",
             id="trace-filter",
             compact=True,
         )
@@ -106,24 +103,38 @@ class TracePane(Vertical):
     def view(self) -> TraceView:
         return self.query_one(TraceView)
 
+    def on_resize(self) -> None:
+        # shown again (a tab chosen, a zoom undone): the cursor row back in view
+        self.view.call_after_refresh(self.view.scroll_to_cursor)
+
+    def on_unmount(self) -> None:
+        # the TUI quits: a chain check still running (a large ledger) ends with it
+        if self.verifier is not None and self.verifier.poll() is None:
+            self.verifier.kill()
+
     def on_mount(self) -> None:
-        self.load()
-        self.verify()
+        self.load()  # the older lines and the chain's check follow the first paint (_loaded)
         self.update_status()
 
     # -- workers -----------------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="trace-load", exit_on_error=False)
     def load(self) -> None:
         generation = self.index.generation
-        tail = scan_tail(self.index.path, FIRST_PAINT_LINES)
-        self.post_message(self.Loaded(tail, generation))
-        if tail.complete_from:
-            worker = self._current_worker()
-            full = scan_head(
-                self.index.path, tail, lambda: worker is not None and worker.is_cancelled
-            )
-            if full is not None:
-                self.post_message(self.Loaded(full, generation))
+        self.post_message(self.Loaded(scan_tail(self.index.path, FIRST_PAINT_LINES), generation))
+
+    @work(thread=True, exclusive=True, group="trace-load-older", exit_on_error=False)
+    def load_older(self, tail: Snapshot, generation: int) -> None:
+        """The lines before the tail's, indexed after the first paint so that every record
+        can be scrolled to without delaying that paint."""
+        worker = self._current_worker()
+        older = scan_head(
+            self.index.path,
+            tail,
+            lambda: worker is not None and worker.is_cancelled,
+            self.index.live,  # a new record goes to the screen first
+        )
+        if older is not None:
+            self.post_message(self.Loaded(older, generation))
 
     def _current_worker(self) -> Worker[None] | None:
         from textual.worker import get_current_worker
@@ -137,6 +148,7 @@ class TracePane(Vertical):
     def verify(self) -> None:
         """Check the chain in a separate process: hashing a million lines in a thread would
         hold the GIL and slow the live tail."""
+        import contextlib
         import json
         import subprocess
         import sys
@@ -154,9 +166,25 @@ class TracePane(Vertical):
             "--workspace",
             self.root,
         ]
+        worker = self._current_worker()
         try:
-            done = subprocess.run(command, capture_output=True, text=True, timeout=600)
-            result = json.loads(done.stdout)
+            process = subprocess.Popen(
+                command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+            )
+            self.verifier = process
+            if hasattr(os, "setpriority"):  # the live tail comes first on a busy machine
+                with contextlib.suppress(OSError):
+                    os.setpriority(os.PRIO_PROCESS, process.pid, 10)
+            while True:
+                try:
+                    out, _ = process.communicate(timeout=0.25)
+                    break
+                except subprocess.TimeoutExpired:
+                    if worker is not None and worker.is_cancelled:  # the TUI quit
+                        process.kill()
+                        process.communicate()
+                        return
+            result = json.loads(out)
         except (OSError, ValueError, subprocess.SubprocessError) as exc:
             self.post_message(self.Verified(f"not verified ({type(exc).__name__})", False))
             return
@@ -175,23 +203,63 @@ class TracePane(Vertical):
             self.post_message(self.Filtered(None, text, generation))
             return
         worker = self._current_worker()
+
+        def stopped() -> bool:
+            return worker is not None and worker.is_cancelled
+
         scanned = len(self.index)
-        rows = self.index.matching(
-            needles_for(wanted), lambda: worker is not None and worker.is_cancelled, upto=scanned
-        )
+        rows = self.index.matching(wanted.needles(), stopped, upto=scanned)
+        if rows is not None and not wanted.exact:
+            rows = self._confirmed(rows, wanted, stopped)
         if rows is not None:
             self.post_message(self.Filtered(rows, text, generation, scanned))
+
+    def _confirmed(
+        self, rows: array[int], wanted: TraceFilter, stopped: Callable[[], bool]
+    ) -> array[int] | None:
+        """The lines of ``rows`` whose record the filter keeps (the byte pre-filter cannot
+        fold case or tell a field from a string holding its name). Read in one pass through
+        the file, without the view's record cache, which belongs to the UI thread."""
+        import json
+
+        offsets, end = self.index.offsets, self.index.end
+        kept = array("q")
+        try:
+            with open(self.index.path, "rb") as handle:
+                for done, line in enumerate(rows):
+                    if done % 4096 == 0 and stopped():
+                        return None
+                    start = offsets[line]
+                    stop = offsets[line + 1] if line + 1 < len(offsets) else end
+                    handle.seek(start)
+                    try:
+                        record = json.loads(handle.read(stop - start))
+                    except ValueError:
+                        continue
+                    if isinstance(record, dict) and wanted.matches(record):
+                        kept.append(line)
+        except (OSError, IndexError):
+            return kept
+        return kept
 
     # -- results -----------------------------------------------------------------------------
     @on(Loaded)
     def _loaded(self, message: Loaded) -> None:
         if message.generation != self.index.generation:
             return
-        self.index.adopt(message.snapshot)
+        prepended = self.index.adopt(message.snapshot)
         self.ready.set()
+        # background work waits until the newest records are on screen
+        if message.snapshot.complete_from and not self.index.fully_indexed:
+            self.call_after_refresh(self.load_older, message.snapshot, message.generation)
+        if not self.verify_started:
+            self.verify_started = True
+            self.call_after_refresh(self.verify)
+        if prepended:
+            self.view.lines_prepended(prepended)
         if self.filter:
             self.run_filter(self.filter_text, self.index.generation)
-        else:
+        elif not prepended:
             self.view.data_changed(keep_position=False)
         self.update_status()
 
@@ -234,13 +302,7 @@ class TracePane(Vertical):
         self.update_status()
 
     def _matching_lines(self, first: int, stop: int) -> list[int]:
-        wanted = self.filter
-        return [
-            line
-            for line in range(first, stop)
-            if (record := self.index.record(line)) is not None
-            and all(record.get(k) == v for k, v in wanted.items())
-        ]
+        return [line for line in range(first, stop) if self.filter.matches(self.index.record(line))]
 
     @on(Verified)
     def _verified(self, message: Verified) -> None:
@@ -263,6 +325,7 @@ class TracePane(Vertical):
     def set_filter(self, text: str, *, update_input: bool = True) -> None:
         self.filter_text = text.strip()
         self.filter = parse_filter(self.filter_text)
+        self.show_hint()
         if update_input:
             field = self.query_one("#trace-filter", Input)
             if field.value != text:
@@ -286,11 +349,53 @@ class TracePane(Vertical):
     def update_status(self) -> None:
         total = len(self.index)
         shown = self.view.row_count if self.is_mounted else total
-        parts = [f"{total:,} records" + ("" if self.index.fully_indexed else " (indexing older…)")]
+        parts = [
+            count(total, "record") + ("" if self.index.fully_indexed else " (indexing older…)")
+        ]
         if self.filter:
-            parts.append(f"{shown:,} match '{self.filter_text}'")
+            parts.append(count(shown, "match", "matches"))
         parts.append(f"chain: {self.chain}")
         parts.append("tail: on" if self.view.following else "tail: off")
         if self.new_count:
             parts.append(f"{self.new_count} new ↓ (G)")
         self.query_one("#trace-status", Static).update(" · ".join(parts))
+        self.show_hint()
+
+    def show_hint(self) -> None:
+        """What the filter could not understand, or, on an empty ledger, what to do next."""
+        hint = self.query_one("#trace-hint", Static)
+        lines = [f"[$error]{escape(problem)}[/]" for problem in self.filter.problems]
+        lines += [f"[$warning]{escape(note)}[/]" for note in self._unknown_intent()]
+        if not lines and len(self.index) == 0 and self.index.fully_indexed and self.ready.is_set():
+            from paw_tui.core.clients.registry import CLIENTS
+
+            others = ", ".join(name for name in CLIENTS if name != "claude-code")
+            lines.append(f"[$text-muted]{escape(INSTALL_HINT.format(others=others))}[/]")
+        hint.update("\n".join(lines))
+        hint.display = bool(lines)
+
+    def _unknown_intent(self) -> list[str]:
+        """A filtered view left empty by an intent id the workspace does not know."""
+        wanted = dict(self.filter.terms).get("intent_id")
+        rows = self.view.rows if self.is_mounted else None
+        if wanted is None or rows is None or len(rows) or not self.known_intents:
+            return []
+        if wanted.casefold() in {known.casefold() for known in self.known_intents}:
+            return []
+        from paw_tui.core.support.suggest import did_you_mean_sentence
+
+        hint = did_you_mean_sentence(wanted, self.known_intents)
+        return [f"No intent '{wanted}' in this workspace.{hint}"]
+
+    def action_copy_record(self) -> None:
+        from paw_tui.tui.clipboard import copy
+
+        view = self.view
+        if not 0 <= view.cursor < view.row_count:
+            self.notify("No record to copy.", severity="warning")
+            return
+        line = view.line_of(view.cursor)
+        record = self.index.record(line)
+        seq = record.get("seq") if record else None
+        raw = self.index.line_bytes(line).decode("utf-8", "replace")
+        copy(self.app, raw, f"record #{seq}" if seq is not None else f"line {line + 1}")

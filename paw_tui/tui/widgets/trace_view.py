@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from array import array
 from dataclasses import dataclass
+from itertools import repeat
+from operator import add
 
 from rich.segment import Segment
 from textual.binding import Binding
@@ -18,37 +20,10 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from paw_tui.core.ledger.line_index import TraceIndex
+from paw_tui.tui.widgets.trace_line import Columns, line_cells, plan_columns
 
 DECISIONS = ("allow", "deny", "pending", "breach")
 WIDTH = 400  # virtual width; lines are cropped to the view
-
-
-def _clip(value: object, width: int) -> str:
-    text = str(value or "-")
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
-def format_line(record: dict[str, object] | None) -> tuple[str, str | None]:
-    """The text of one record's line and its decision: seq, time, event, decision, intent,
-    session, tool and paths, in columns narrow enough for half an 80-column terminal."""
-    if record is None:
-        return "(not a JSON record)", None
-    ts = str(record.get("ts") or "")
-    when = ts[11:19] if len(ts) >= 19 else ts
-    paths = record.get("paths")
-    shown_paths = ", ".join(str(p) for p in paths) if isinstance(paths, list) else ""
-    decision = record.get("decision")
-    parts = [
-        f"{record.get('seq', '?'):>6}",
-        when,
-        f"{_clip(record.get('event'), 18):<18}",
-        f"{str(decision or ''):<7}",
-        f"{_clip(record.get('intent_id'), 9):<9}",
-        f"{_clip(record.get('session_id'), 9):<9}",
-        f"{_clip(record.get('tool'), 16):<16}",
-        shown_paths,
-    ]
-    return " ".join(parts), decision if isinstance(decision, str) else None
 
 
 class TraceView(ScrollView, can_focus=True):
@@ -70,6 +45,7 @@ class TraceView(ScrollView, can_focus=True):
         "trace-view--pending",
         "trace-view--breach",
         "trace-view--other",
+        "trace-view--muted",
         "trace-view--cursor",
     }
     DEFAULT_CSS = """
@@ -79,6 +55,7 @@ class TraceView(ScrollView, can_focus=True):
     TraceView > .trace-view--pending { color: $warning; }
     TraceView > .trace-view--breach { color: $text-error; background: $error-muted; text-style: bold; }
     TraceView > .trace-view--other { color: $text-muted; }
+    TraceView > .trace-view--muted { color: $text-muted; }
     TraceView > .trace-view--cursor { text-style: reverse; }
     """
 
@@ -111,6 +88,8 @@ class TraceView(ScrollView, can_focus=True):
         self.index = index
         self.rows: array[int] | None = None  # None: every line of the index
         self.following = True
+        self._columns_key: tuple[int, ...] | None = None
+        self._columns_plan: Columns | None = None
 
     # -- data --------------------------------------------------------------------------------
     @property
@@ -133,6 +112,24 @@ class TraceView(ScrollView, can_focus=True):
         # The new virtual size is laid out on the next refresh; scroll only then.
         self.call_after_refresh(self.scroll_to_cursor)
         self.refresh()
+
+    def lines_prepended(self, count: int) -> None:
+        """Older lines were indexed in front of the shown ones (every line number grew by
+        ``count``): the same records stay under the cursor and on screen."""
+        if count <= 0:
+            return
+        if self.rows is not None:
+            # filtered rows hold line numbers; the cursor is a row and stays put
+            self.rows = array("q", map(add, self.rows, repeat(count)))
+            self.data_changed()
+            return
+        if self.following:
+            self.data_changed()
+            return
+        self.set_reactive(TraceView.cursor, self.cursor + count)
+        top = round(self.scroll_offset.y) + count
+        self.data_changed()
+        self.call_after_refresh(lambda: self.scroll_to(y=top, animate=False, immediate=True))
 
     def scroll_to_cursor(self) -> None:
         """Bring the cursor row into view (the end, when following)."""
@@ -160,15 +157,33 @@ class TraceView(ScrollView, can_focus=True):
             record = self.index.record(self.line_of(row))
         except IndexError:
             return Strip.blank(width, base)
-        text, decision = format_line(record)
-        kind = decision if decision in DECISIONS else "other"
-        style = base + self.get_component_rich_style(f"trace-view--{kind}")
-        if row == self.cursor:
-            style = style + self.get_component_rich_style("trace-view--cursor")
-        strip = Strip([Segment(text, style)]).crop_extend(
-            scroll_x, scroll_x + width, style if row == self.cursor else base
-        )
+        decision = record.get("decision") if record is not None else None
+        kind = decision if isinstance(decision, str) and decision in DECISIONS else "other"
+        coloured = base + self.get_component_rich_style(f"trace-view--{kind}")
+        muted = base + self.get_component_rich_style("trace-view--muted")
+        styles = {"mark": coloured, "event": coloured, "time": muted, "meta": muted}
+        if kind == "breach":  # a breach stands out over its whole line
+            styles = dict.fromkeys(("mark", "event", "time", "meta", "subject", "gap"), coloured)
+        cursor = self.get_component_rich_style("trace-view--cursor") if row == self.cursor else None
+        segments = []
+        for cell in line_cells(record, self._columns(self.scrollable_content_region.width)):
+            style = styles.get(cell.part, base)
+            segments.append(Segment(cell.text, style + cursor if cursor else style))
+        fill = coloured if kind == "breach" else base
+        fill = fill + cursor if cursor else fill
+        strip = Strip(segments).crop_extend(0, width, fill)
         return strip.apply_offsets(scroll_x, row)
+
+    def _columns(self, width: int) -> Columns:
+        """The column widths for the records now on screen (cached until they change)."""
+        top = round(self.scroll_offset.y)
+        key = (top, width, self.size.height, self.row_count, self.index.generation, id(self.rows))
+        if self._columns_key != key or self._columns_plan is None:
+            rows = range(top, min(self.row_count, top + max(1, self.size.height)))
+            records = [self.index.record(self.line_of(row)) for row in rows]
+            self._columns_plan = plan_columns(records, width)
+            self._columns_key = key
+        return self._columns_plan
 
     # -- moving ------------------------------------------------------------------------------
     def watch_cursor(self, old: int, new: int) -> None:
