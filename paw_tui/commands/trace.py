@@ -164,21 +164,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _matches(args: argparse.Namespace):  # type: ignore[no-untyped-def]
-    """Intent ids compare case-insensitively; a session matches by id or id prefix."""
-    intent = args.intent.casefold() if args.intent else None
-    session = args.session.casefold() if args.session else None
+    """The options as the trace filter the TUI uses (one matching rule): intent ids compare
+    case-insensitively, a session matches by id or id prefix."""
+    from paw_tui.core.ledger.query import FIELDS, TraceFilter
 
-    def predicate(record: dict[str, object]) -> bool:
-        return (
-            (intent is None or str(record.get("intent_id") or "").casefold() == intent)
-            and (
-                session is None
-                or str(record.get("session_id") or "").casefold().startswith(session)
-            )
-            and (args.decision is None or record.get("decision") == args.decision)
-        )
-
-    return predicate
+    options = {"intent": args.intent, "session": args.session, "decision": args.decision}
+    terms = tuple((FIELDS[key], value) for key, value in options.items() if value)
+    return TraceFilter(terms).matches
 
 
 def _check_filters(ledger, args: argparse.Namespace) -> None:  # type: ignore[no-untyped-def]

@@ -252,7 +252,7 @@ async def test_a_scope_breach_stands_out_over_its_whole_line(
     ["int-005", "INT-005", "session:4B2D", "session:4b2d451c-62f7", "decision:DENY", "tool:write"],
 )
 def test_the_byte_prefilter_never_drops_a_match(text: str) -> None:
-    from paw_tui.tui.trace_filter import parse_filter
+    from paw_tui.core.ledger.query import parse_filter
 
     wanted = parse_filter(text)
     assert wanted and not wanted.problems

@@ -26,8 +26,8 @@ from paw_tui.core.ledger.line_index import (
     scan_head,
     scan_tail,
 )
+from paw_tui.core.ledger.query import TraceFilter, parse_filter
 from paw_tui.core.support.words import count
-from paw_tui.tui.trace_filter import TraceFilter, parse_filter
 from paw_tui.tui.widgets.pane import Pane
 from paw_tui.tui.widgets.trace_view import TraceView
 

@@ -1,4 +1,5 @@
-"""The trace pane's filter language: ``intent:INT-1 session:4b2d decision:deny``.
+"""The trace filter language, one rule for the TUI and ``paw-tui trace``:
+``intent:INT-1 session:4b2d decision:deny``.
 
 Intent ids, events and tools match case-insensitively and whole; a session matches by any
 prefix of its id (case-insensitive); a decision is one of the ledger's. A term that cannot
