@@ -75,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
     guarded("mcp", _check_mcp, bool(hooks), add)
     guarded("shell", _check_protection, add)
     guarded("catalogue", _check_unknown_tools, add)
+    guarded("codex canary", _codex_canary, add)
     _check_other_clients(root, add)
     if args.json:
         from paw_tui.commands.output import write_json
@@ -298,7 +299,18 @@ def _probe_mcp(root: str, name: str, server: dict[str, object], add) -> None:  #
         )
 
 
-def _run_canary(root: str, commands: list[str], add) -> None:  # type: ignore[no-untyped-def]
+def _run_canary(  # type: ignore[no-untyped-def]
+    root: str,
+    commands: list[str],
+    add,
+    *,
+    label: str = "gate canary",
+    client: str = "Claude Code",
+    env_extra: dict[str, str] | None = None,
+) -> None:
+    """Run each configured PreToolUse command as ``client`` would, on a Write with no intent
+    in a scratch copy of the intents: anything but a deny (exit 2 with the deny JSON) would
+    let every tool run."""
     import shutil
 
     with tempfile.TemporaryDirectory(prefix="paw-doctor-") as scratch:
@@ -317,8 +329,9 @@ def _run_canary(root: str, commands: list[str], add) -> None:  # type: ignore[no
                 "tool_input": {"file_path": os.path.join(scratch, "canary.txt"), "content": "x"},
             }
         )
-        # what Claude Code gives its hooks: the settings' env (this machine's PAW_TUI_HOOK)
-        env = dict(os.environ, **_settings_env(root))
+        # what the client gives its hooks (Claude Code: the settings' env, this machine's
+        # PAW_TUI_HOOK)
+        env = dict(os.environ, **(_settings_env(root) if env_extra is None else env_extra))
         env.update(PAW_WORKSPACE_PATH=scratch, PAW_STATE_DIR=os.path.join(scratch, "state"))
         for command in sorted(set(commands)):
             try:
@@ -332,21 +345,45 @@ def _run_canary(root: str, commands: list[str], add) -> None:  # type: ignore[no
                     timeout=30,
                 )
             except (OSError, subprocess.TimeoutExpired) as exc:
-                add(FAIL, "gate canary", f"'{command}' did not run: {exc}")
+                add(FAIL, label, f"'{command}' did not run: {exc}")
                 continue
             if done.returncode == 2 and b'"permissionDecision": "deny"' in done.stdout:
                 add(
                     OK,
-                    "gate canary",
-                    "a Write without an intent was denied (exit 2 with Claude Code's deny JSON)",
+                    label,
+                    f"a Write without an intent was denied (exit 2 with {client}'s deny JSON)",
                 )
             else:
                 add(
                     FAIL,
-                    "gate canary",
+                    label,
                     f"'{command}' exited {done.returncode} instead of denying the canary "
-                    f"(Claude Code lets a tool run on any exit but 2): {done.stderr.decode(errors='replace').strip()[:200]}",
+                    f"({client} lets a tool run on any exit but 2): "
+                    f"{done.stderr.decode(errors='replace').strip()[:200]}",
                 )
+
+
+def _codex_canary(root: str, add) -> None:  # type: ignore[no-untyped-def]
+    """Codex's hooks are Claude-shaped (``.codex/hooks.json``, the same payload and deny): its
+    configured PreToolUse commands get the same canary, with only the environment Codex
+    passes on (its hooks get no per-hook variables)."""
+    from paw_tui.core.clients.commands import is_gate_command
+
+    try:
+        with open(os.path.join(root, ".codex", "hooks.json"), encoding="utf-8") as handle:
+            data = json.load(handle)
+    except (OSError, ValueError):
+        return  # not set up, or reported by the Codex rows
+    groups = data.get("hooks", {}).get("PreToolUse", []) if isinstance(data, dict) else []
+    commands: list[str] = []
+    for group in groups if isinstance(groups, list) else []:
+        hooks = group.get("hooks") if isinstance(group, dict) else None
+        for hook in hooks if isinstance(hooks, list) else []:
+            command = hook.get("command") if isinstance(hook, dict) else None
+            if isinstance(command, str) and is_gate_command(command):
+                commands.append(command)
+    if commands:
+        _run_canary(root, commands, add, label="codex canary", client="Codex", env_extra={})
 
 
 def _check_mcp(root: str, hooked_gate: bool, add) -> None:  # type: ignore[no-untyped-def]

@@ -623,3 +623,26 @@ def test_doctor_fails_on_a_config_codex_cannot_read(
     config = root / ".codex" / "config.toml"
     config.write_text("[mcp_servers.paw\n", "utf-8")
     assert any(f.startswith(f"{config}: not valid TOML") for f in failures(root)), failures(root)
+
+
+def test_paw_tui_doctor_runs_the_codex_hook_on_a_canary(
+    root: Path, run_cli: RunCli, codex_home: Path, paw_state_dir: Path
+) -> None:
+    """The configured PreToolUse command is run as Codex would: it must deny a Write without
+    an intent; one that cannot run paw-tui fails closed, and one that allows is a FAIL."""
+    install(run_cli, root)
+    script = paw_state_dir / "hook"
+    result = run_cli("doctor", cwd=root, env={"PAW_TUI_HOOK": str(script)})
+    canary = [line for line in result.out.splitlines() if "codex canary" in line]
+    assert canary and all(line.startswith("ok") for line in canary), result.out
+    hooks = hooks_json(root)
+    for group in hooks["hooks"]["PreToolUse"]:
+        for hook in group["hooks"]:
+            hook["command"] = "paw-tui gate --client codex >/dev/null; exit 0"
+    (root / ".codex" / "hooks.json").write_text(json.dumps(hooks), encoding="utf-8")
+    broken = run_cli("doctor", cwd=root)
+    assert broken.code == 2
+    assert any(
+        line.startswith("FAIL") and "codex canary" in line and "exited 0" in line
+        for line in broken.out.splitlines()
+    )
