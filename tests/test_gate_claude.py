@@ -159,10 +159,12 @@ def test_session_start_warns_the_person_when_the_paw_server_was_declined(root: P
     local.parent.mkdir(exist_ok=True)
     local.write_text('{"disabledMcpjsonServers": ["paw"]}', encoding="utf-8")
     started = run_gate(claude_payload("session_start_startup", root), cwd=root)
-    assert "the paw MCP server is disabled" in str(started.json["systemMessage"])
+    notice = str(started.json["systemMessage"])
+    assert "the paw MCP server is turned off here" in notice and "/mcp, then paw" in notice
     denied = gate(write_payload(root, "src/auth/a.py"))
     assert denied.denied
-    assert "The paw MCP server is disabled in this project" in (denied.reason or "")
+    assert "The paw MCP server is turned off here" in (denied.reason or "")
+    assert "/mcp, then paw, then Enable" in (denied.reason or "")
 
 
 def test_user_prompt_submit_after_selection_carries_the_intent_context(root: Path) -> None:

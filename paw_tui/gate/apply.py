@@ -167,15 +167,14 @@ def _person_notice(state: WorkspaceState, facts: Facts) -> str:
         + "; the agent selects one before it changes any file. "
         + f"Shell commands: {protection(state.root).kind}."
     ]
-    if facts.event.client == "claude-code":
-        from paw_tui.core.clients.claude_local import paw_server_declined
+    from paw_tui.core.clients.server_off import how_to_enable
 
-        if paw_server_declined(state.root):
-            lines.append(
-                "Warning: the paw MCP server is disabled in this project, so the agent cannot "
-                "select an intent and every change will be denied. Enable it: /mcp, then paw, "
-                "then Enable (or run 'paw-tui install claude-code')."
-            )
+    how = how_to_enable(facts.event.client, state.root)
+    if how:
+        lines.append(
+            "Warning: the paw MCP server is turned off here, so the agent cannot select an "
+            f"intent and every change will be denied. Turn it on: {how}."
+        )
     return "\n".join(lines)
 
 

@@ -176,7 +176,7 @@ def pre_tool(facts: Facts) -> Verdict:
             held = facts.held or {}
             from paw_tui.core.handshake.reach import handshake_hint
 
-            hint = handshake_hint(event.client, server_declined=facts.server_declined)
+            hint = handshake_hint(event.client, server_off=facts.server_declined)
             refusal = messages.must_cite(policy.selectable(set(held)), event.tool, held, hint=hint)
         return deny(refusal, session.intent_id if session is not None else None)
     if facts.target_error is not None:

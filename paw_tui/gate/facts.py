@@ -59,9 +59,10 @@ class Facts:
         """A target path that cannot be reasoned about (empty, NUL); the call is denied."""
         self.shell: ShellAnalysis | None = None
         """For a shell tool: the command as bash would read it."""
-        self.server_declined = False
-        """The person declined the paw MCP server in the client (the handshake is out of
-        reach); read only when a call is about to be denied for want of an intent."""
+        self.server_declined: str | None = None
+        """How to turn the paw MCP server back on, when the person turned it off in the client
+        (the handshake is out of reach); read only when a call is about to be denied for want
+        of an intent."""
 
     @property
     def live_session(self) -> Session | None:
@@ -95,10 +96,10 @@ def gather(state: WorkspaceState, event: GateEvent) -> Facts:
         facts.held = sessions_store.held_intents(
             state.root, facts.now, ttl, besides=event.session_id
         )
-        if event.kind == PRE_TOOL and event.client == "claude-code":
-            from paw_tui.core.clients.claude_local import paw_server_declined
+        if event.kind == PRE_TOOL:
+            from paw_tui.core.clients.server_off import how_to_enable
 
-            facts.server_declined = paw_server_declined(state.root)
+            facts.server_declined = how_to_enable(event.client, state.root)
     if event.kind == PRE_TOOL and kind not in tools.WRITES_NOTHING:
         _resolve_targets(facts)
     return facts

@@ -605,3 +605,26 @@ def test_doctor_fails_without_a_before_tool_gate(root: Path, run_cli: RunCli) ->
         "FAIL",
         "no gate hook on BeforeTool in .gemini/settings.json: Gemini's tool calls run unseen",
     ) in rows
+
+
+@pytest.mark.parametrize("where", ["project", "user", "enablement"])
+def test_a_paw_server_turned_off_in_gemini_is_named_in_every_deny(
+    root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    """Without the server the handshake tool does not exist: the deny and the person's
+    session-start notice say how to turn it back on, in Gemini's words."""
+    home = tmp_path / "gemini-home"
+    (home / ".gemini").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    if where == "project":
+        (root / ".gemini").mkdir(exist_ok=True)
+        (root / ".gemini" / "settings.json").write_text('{"mcp": {"excluded": ["paw"]}}')
+    elif where == "user":
+        (home / ".gemini" / "settings.json").write_text('{"mcp": {"allowed": ["other"]}}')
+    else:
+        (home / ".gemini" / "mcp-server-enablement.json").write_text('{"paw": {"enabled": false}}')
+    write = tool_call("before_tool_write_file", root, file_path=str(root / "src/auth/a.py"))
+    reason = gate(write).denial()
+    assert "The paw MCP server is turned off here" in reason and "/mcp enable paw" in reason
+    started = gate(fixture("session_start", root))
+    assert "/mcp enable paw" in started.json["systemMessage"]

@@ -29,14 +29,14 @@ HINTS = {
     ),
 }
 DECLINED = (
-    "The paw MCP server is disabled in this project, so select_active_intent does not exist "
-    "for you: ask the person to enable it (in Claude Code: /mcp, then paw, then Enable; or run "
-    "'paw-tui install claude-code')."
+    "The paw MCP server is turned off here, so select_active_intent does not exist for you: "
+    "ask the person to turn it on ({how})."
 )
 
 
-def handshake_hint(client: str | None, *, server_declined: bool = False) -> str:
-    """The sentence for ``client`` ("" when it needs none)."""
-    if server_declined:
-        return DECLINED
+def handshake_hint(client: str | None, *, server_off: str | None = None) -> str:
+    """The sentence for ``client`` ("" when it needs none); ``server_off``: how to turn the
+    paw server back on, when the person turned it off."""
+    if server_off:
+        return DECLINED.format(how=server_off)
     return HINTS.get(client or "", "")

@@ -1,0 +1,64 @@
+"""Whether the person turned the paw MCP server off in their client, read on the gate's path.
+
+Without the server the handshake tool does not exist for the model, so every change is denied
+and the deny must say how to turn it back on, in that client's words. Each client keeps the
+choice somewhere else: Claude Code in ``.claude/settings.local.json``
+(``disabledMcpjsonServers``, the answer to "New MCP server found in this project"), Gemini CLI
+in its settings (``mcp.excluded`` / ``mcp.allowed``, project or user) and in
+``~/.gemini/mcp-server-enablement.json`` (``/mcp disable paw``). Standard library only, no
+``re``: read only when a call is about to be denied for want of an intent.
+"""
+
+from __future__ import annotations
+
+import os
+
+from paw_tui.core.clients.claude_local import paw_server_declined
+from paw_tui.core.support import fastjson as json
+
+SERVER_NAME = "paw"
+HOW_TO_ENABLE = {
+    "claude-code": "in Claude Code: /mcp, then paw, then Enable; or run 'paw-tui install claude-code'",
+    "gemini-cli": (
+        "in Gemini CLI: /mcp enable paw, and remove paw from mcp.excluded in .gemini/settings.json "
+        "or ~/.gemini/settings.json if it is listed there"
+    ),
+}
+
+
+def _json(path: str) -> object:
+    try:
+        with open(path, "rb") as handle:
+            return json.loads(handle.read())
+    except (OSError, ValueError):
+        return None
+
+
+def _gemini_off(root: str, home: str) -> bool:
+    for settings in (
+        _json(os.path.join(root, ".gemini", "settings.json")),
+        _json(os.path.join(home, ".gemini", "settings.json")),
+    ):
+        mcp = settings.get("mcp") if isinstance(settings, dict) else None
+        if not isinstance(mcp, dict):
+            continue
+        excluded, allowed = mcp.get("excluded"), mcp.get("allowed")
+        if isinstance(excluded, list) and SERVER_NAME in excluded:
+            return True
+        if isinstance(allowed, list) and SERVER_NAME not in allowed:
+            return True
+    states = _json(os.path.join(home, ".gemini", "mcp-server-enablement.json"))
+    state = states.get(SERVER_NAME) if isinstance(states, dict) else None
+    return isinstance(state, dict) and state.get("enabled") is False
+
+
+def how_to_enable(client: str | None, root: str, home: str | None = None) -> str | None:
+    """How to turn the paw server back on in ``client`` when the person turned it off in this
+    workspace; None when it is on (or the client keeps no such choice we can read)."""
+    if client == "claude-code":
+        off = paw_server_declined(root)
+    elif client == "gemini-cli":
+        off = _gemini_off(root, home or os.path.expanduser("~"))
+    else:
+        return None
+    return HOW_TO_ENABLE[client] if off else None
