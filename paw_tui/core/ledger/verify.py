@@ -52,7 +52,7 @@ if TYPE_CHECKING:
 
     from paw_tui.core.ledger.store import Ledger
 
-CHUNK = 4 * 1024 * 1024
+CHUNK = 1024 * 1024  # 4 MiB chunks were no faster and held ~20 MB more at once
 _INCIDENT_STATUS = {
     "truncated": "truncated",
     "rewritten": "rewritten",
