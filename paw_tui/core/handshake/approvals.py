@@ -7,8 +7,6 @@ reserves the intent for its session. A human approves or rejects it in the TUI o
 
 from __future__ import annotations
 
-import os
-
 from paw_tui.core.handshake import request_files
 from paw_tui.core.workspace import layout
 
@@ -85,34 +83,30 @@ class ApprovalRequest:
         return f"ApprovalRequest({self.id!r}, session={self.session_id!r}, intent={self.intent_id!r}, {self.state})"
 
 
+FOLDER = request_files.RequestFolder(layout.APPROVALS, "apr", "approval request")
+
+
 def new_request_id(now: float) -> str:
-    """Sortable by arrival (milliseconds first), unique by a random suffix."""
-    return f"apr-{int(now * 1000):013d}-{os.urandom(3).hex()}"
+    return FOLDER.new_id(now)
 
 
 def request_path(root: str, request_id: str) -> str:
-    return request_files.request_path(root, layout.APPROVALS, request_id, "approval request")
+    return FOLDER.path(root, request_id)
 
 
 def save_request(root: str, request: ApprovalRequest) -> None:
-    request_files.save(request_path(root, request.id), request.to_dict())
+    """Atomic; callers hold the state lock."""
+    FOLDER.save(root, request)
 
 
 def load_request(root: str, request_id: str) -> ApprovalRequest | None:
-    try:
-        path = request_path(root, request_id)
-    except ValueError:
-        return None
-    return request_files.load(path, ApprovalRequest.from_dict)
+    return FOLDER.load(root, request_id, ApprovalRequest.from_dict)
 
 
 def iter_requests(root: str) -> Iterator[ApprovalRequest]:
     """Every readable request, in arrival order."""
-    ids = request_files.request_ids(root, layout.APPROVALS)
-    found = [request for request in (load_request(root, i) for i in ids) if request is not None]
-    found.sort(key=lambda request: (request.requested_at, request.id))
-    yield from found
+    return FOLDER.all(root, ApprovalRequest.from_dict)
 
 
 def pending_requests(root: str) -> list[ApprovalRequest]:
-    return [request for request in iter_requests(root) if request.pending]
+    return FOLDER.pending(root, ApprovalRequest.from_dict)

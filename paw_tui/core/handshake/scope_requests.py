@@ -7,8 +7,6 @@ or with ``paw-tui scope``. Requests stay on disk with their outcome, like approv
 
 from __future__ import annotations
 
-import os
-
 from paw_tui.core.handshake import request_files
 from paw_tui.core.workspace import layout
 
@@ -101,35 +99,30 @@ def _text_or_none(value: object) -> str | None:
     return value if isinstance(value, str) else None
 
 
+FOLDER = request_files.RequestFolder(layout.SCOPE_REQUESTS, "scp", "scope request")
+
+
 def new_request_id(now: float) -> str:
-    """Sortable by arrival (milliseconds first), unique by a random suffix."""
-    return f"scp-{int(now * 1000):013d}-{os.urandom(3).hex()}"
+    return FOLDER.new_id(now)
 
 
 def request_path(root: str, request_id: str) -> str:
-    return request_files.request_path(root, layout.SCOPE_REQUESTS, request_id, "scope request")
+    return FOLDER.path(root, request_id)
 
 
 def save_request(root: str, request: ScopeRequest) -> None:
     """Atomic; callers hold the state lock."""
-    request_files.save(request_path(root, request.id), request.to_dict())
+    FOLDER.save(root, request)
 
 
 def load_request(root: str, request_id: str) -> ScopeRequest | None:
-    try:
-        path = request_path(root, request_id)
-    except ValueError:
-        return None
-    return request_files.load(path, ScopeRequest.from_dict)
+    return FOLDER.load(root, request_id, ScopeRequest.from_dict)
 
 
 def iter_requests(root: str) -> Iterator[ScopeRequest]:
     """Every readable request, in arrival order."""
-    ids = request_files.request_ids(root, layout.SCOPE_REQUESTS)
-    found = [request for request in (load_request(root, i) for i in ids) if request is not None]
-    found.sort(key=lambda request: (request.requested_at, request.id))
-    yield from found
+    return FOLDER.all(root, ScopeRequest.from_dict)
 
 
 def pending_requests(root: str) -> list[ScopeRequest]:
-    return [request for request in iter_requests(root) if request.pending]
+    return FOLDER.pending(root, ScopeRequest.from_dict)
