@@ -218,6 +218,26 @@ def test_the_boundary_cannot_be_rewritten_from_inside(box: Confined) -> None:
     assert box.guarded() == before
 
 
+def test_the_gate_s_own_launch_cannot_be_rewritten_from_inside(box: Confined) -> None:
+    """The hook script and the gate's code cache run the gate on every call: rewriting either
+    from inside would be governing oneself. They stay unwritable even where the state
+    directory lies inside a writable tree (here: the temporary directory)."""
+    from paw_tui.core.clients import commands
+    from paw_tui.core.support import code_cache
+
+    script = Path(commands.hook_script_path())
+    script.parent.mkdir(parents=True, exist_ok=True)
+    script.write_text(commands.hook_script_text(), encoding="utf-8")
+    cache = script.parent / code_cache.CACHE_NAME
+    code_cache.build(str(cache))
+    box.prepare()
+    before = (script.read_bytes(), cache.read_bytes())
+    for target in (script, cache):
+        done = box.shell(f"echo 'import os' > '{target}'; python3 -c \"open('{target}','ab')\"")
+        assert done.returncode != 0
+    assert (script.read_bytes(), cache.read_bytes()) == before
+
+
 def test_a_persons_act_fails_even_without_markers(box: Confined) -> None:
     """With every marker removed the CLI cannot tell; the boundary still keeps the approval
     files unwritable, so nothing is approved."""

@@ -21,7 +21,6 @@ import os
 import sys
 
 from paw_tui.core.confine.spec import write_spec
-from paw_tui.core.policy.scope.protect import PROTECTED_FILES, PROTECTED_TREES
 from paw_tui.core.workspace import statedir
 
 TYPE_CHECKING = False
@@ -130,7 +129,9 @@ def prepare(
     """Compute and write the spec of ``session_id`` (and the default one); ``scope`` None
     (no intent held) gives the minimal set."""
     import paw_tui
-    from paw_tui.core.confine.writable import compute_writable, launch_chain
+    from paw_tui.core.clients.commands import hook_script_path
+    from paw_tui.core.confine.writable import DEFAULT_PROTECTED, compute_writable, launch_chain
+    from paw_tui.core.support.code_cache import CACHE_NAME
     from paw_tui.core.support.tempdirs import temp_directory
 
     state = statedir.workspace_state_dir(root, base=state_base)
@@ -140,6 +141,9 @@ def prepare(
         os.path.abspath(sys.executable), os.path.join(directory, BASH_ENV_FILE), home
     )
     never.append(os.path.dirname(os.path.abspath(paw_tui.__file__)))  # the gate's own code
+    # ... and what runs it: the hook script and the gate's code cache beside it
+    hook_script = hook_script_path(state_base)
+    never += [hook_script, os.path.join(os.path.dirname(hook_script), CACHE_NAME)]
     extras = [temp_directory(), *extra_dirs]
     # beside the state directory, not in it: the state is never writable
     tmpdir = os.path.join(
@@ -154,8 +158,7 @@ def prepare(
     writable = compute_writable(
         root,
         grants_of(scope) if scope is not None else [],
-        # .git is granted whole below (git add / commit); drift detection guards config, hooks
-        protected=(*(tree for tree in PROTECTED_TREES if tree != ".git"), *PROTECTED_FILES),
+        protected=DEFAULT_PROTECTED,
         never=never,
         state_dir=state,
         extra_dirs=extras,
