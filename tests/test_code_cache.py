@@ -30,6 +30,14 @@ print(json.dumps({
     "installed": finder is not None,
     "served": finder.served if finder else [],
     "stale": finder.stale if finder else [],
+    "preloaded": finder.preloaded if finder else [],
+    "events_ok": (
+        sys.modules["paw_tui.gate.events"] is paw_tui.gate.events
+        and paw_tui.gate.events.__spec__.name == "paw_tui.gate.events"
+        and paw_tui.gate.events.__package__ == "paw_tui.gate"
+    ),
+    "events_file": paw_tui.gate.events.__file__,
+    "events_marker": getattr(paw_tui.gate.events, "CACHE_TEST_MARKER", None),
     "decide_file": paw_tui.gate.decide.__file__,
     "marker": getattr(paw_tui.gate.decide, "CACHE_TEST_MARKER", None),
 }))
@@ -65,6 +73,97 @@ def test_the_gate_loads_from_the_cache(tmp_path: Path) -> None:
     assert isinstance(served, list) and "paw_tui.gate.main" in served
     assert "paw_tui.gate.decide" in served and again["stale"] == []
     assert again["decide_file"] == str(site / "paw_tui" / "gate" / "decide.py")
+
+
+def test_a_module_s_eager_imports_run_straight_from_the_cache(tmp_path: Path) -> None:
+    """``paw_tui.gate.main`` imports ``paw_tui.gate.events`` at its top: importing main runs
+    events from the table without the import system, as a proper module all the same."""
+    site = copy_package(tmp_path)
+    cache = tmp_path / code_cache.CACHE_NAME
+    probe(site, cache)
+    result = probe(site, cache)
+    preloaded = result["preloaded"]
+    assert isinstance(preloaded, list) and "paw_tui.gate.events" in preloaded
+    assert "paw_tui.gate.main" not in preloaded  # imported by the statement, as usual
+    assert set(preloaded) <= set(result["served"])  # type: ignore[arg-type]
+    assert result["events_ok"] is True
+    assert result["events_file"] == str(site / "paw_tui" / "gate" / "events.py")
+
+
+def test_a_changed_eager_import_comes_from_its_source(tmp_path: Path) -> None:
+    site = copy_package(tmp_path)
+    cache = tmp_path / code_cache.CACHE_NAME
+    probe(site, cache)
+    events = site / "paw_tui" / "gate" / "events.py"
+    events.write_text(events.read_text() + "\nCACHE_TEST_MARKER = 'edited'\n")
+    result = probe(site, cache)
+    assert result["events_marker"] == "edited" and result["events_ok"] is True
+    assert "paw_tui.gate.events" in result["stale"]  # type: ignore[operator]
+    assert "paw_tui.gate.events" not in result["preloaded"]  # type: ignore[operator]
+
+
+def test_a_module_that_fails_to_run_fails_its_import_as_usual(tmp_path: Path) -> None:
+    site = copy_package(tmp_path)
+    cache = tmp_path / code_cache.CACHE_NAME
+    probe(site, cache)
+    # code that raises where events' code was: main's import must fail with it, and
+    # events must not stay behind half-made in sys.modules
+    broken = (
+        "import sys\n"
+        "sys.path.insert(0, sys.argv[1])\n"
+        "from paw_tui.core.support import code_cache\n"
+        "finder = code_cache.install(sys.argv[2])\n"
+        "entry = finder.cache.index['paw_tui.gate.events']\n"
+        "real = finder.cache.code\n"
+        "finder.cache.code = lambda e: (\n"
+        "    compile('raise RuntimeError(\"boom\")', e[1], 'exec') if e is entry else real(e)\n"
+        ")\n"
+        "try:\n"
+        "    import paw_tui.gate.main\n"
+        "except RuntimeError as error:\n"
+        "    print(error, 'paw_tui.gate.events' in sys.modules, 'paw_tui.gate.main' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", broken, str(site), str(cache)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.stdout.split() == ["boom", "False", "False"], done.stderr
+
+
+def test_preload_orders_follow_the_import_graph() -> None:
+    graph = {
+        "p": [],
+        "p.a": ["p.b", "p.c"],
+        "p.b": ["p.c"],
+        "p.c": [],
+        "p.x": ["p.y"],
+        "p.y": ["p.x"],  # a cycle: left to the import system
+        "p.z": ["p.x"],
+    }
+    assert code_cache._preload_order("p.a", graph) == ("p", "p.c", "p.b")
+    assert code_cache._preload_order("p.c", graph) == ()
+    assert code_cache._preload_order("p.x", graph) == ()
+    assert code_cache._preload_order("p.z", graph) == ()
+
+
+def test_only_a_body_s_own_unconditional_imports_count() -> None:
+    import ast
+
+    tree = ast.parse(
+        "import os\n"
+        "from a.b import c, d\n"
+        "from . import sibling\n"
+        "from .. import cousin\n"
+        "if X:\n    import cond\n"
+        "try:\n    import tried\nexcept ImportError:\n    pass\n"
+        "def f():\n    import lazy\n"
+    )
+    named = code_cache._top_level_imports(tree, "pkg.sub.mod", False)
+    assert named[:5] == ["os", "a", "a.b", "a.b.c", "a"]
+    assert "pkg.sub.sibling" in named and "pkg.cousin" in named
+    assert not {"cond", "tried", "lazy"} & set(named)
 
 
 def test_a_changed_module_comes_from_its_source(tmp_path: Path) -> None:

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import os
 
-from paw_tui.core.handshake import sessions as sessions_store
 from paw_tui.gate import tools
 from paw_tui.gate.decide import ANSWER, CONTEXT, MUTATIONS, RELEASE, REQUEST_SCOPE, SELECT
 from paw_tui.gate.events import PRE_TOOL, PROMPT, SESSION_START, Decision
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from paw_tui.core.handshake.sessions import Session
     from paw_tui.core.workspace.state import WorkspaceState
     from paw_tui.gate.decide import Verdict
     from paw_tui.gate.events import GateEvent
@@ -38,8 +38,10 @@ def apply(state: WorkspaceState, facts: Facts, verdict: Verdict) -> Decision:
         prompt = event.prompt[:MAX_PROMPT_KEPT]
     session = facts.live_session
     if verdict.touch or prompt is not None:
+        from paw_tui.core.handshake.sessions import touch_session
+
         ttl = facts.policy.governance.session_ttl if facts.policy.valid else None
-        session = sessions_store.touch_session(
+        session = touch_session(
             state.root,
             event.session_id,
             facts.now,
@@ -178,9 +180,7 @@ def _person_notice(state: WorkspaceState, facts: Facts) -> str:
     return "\n".join(lines)
 
 
-def _session_context(
-    state: WorkspaceState, facts: Facts, session: sessions_store.Session | None
-) -> str:
+def _session_context(state: WorkspaceState, facts: Facts, session: Session | None) -> str:
     """Every prompt layer (DESIGN §8), for SessionStart and every UserPromptSubmit."""
     from paw_tui.core.prompt.assembly import assemble_prompt, prompt_layers
 
@@ -190,9 +190,7 @@ def _session_context(
     return assemble_prompt(prompt_layers(state, session, held=facts.held or {}, client=client))
 
 
-def _guidance(
-    state: WorkspaceState, facts: Facts, session: sessions_store.Session | None
-) -> str | None:
+def _guidance(state: WorkspaceState, facts: Facts, session: Session | None) -> str | None:
     """Execution instructions for the tool, if it has any (DESIGN §8); never blocks."""
     from paw_tui.core.workspace import layout
 

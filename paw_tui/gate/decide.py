@@ -9,9 +9,6 @@ by an agent framework, and a property test can drive it without a workspace.
 
 from __future__ import annotations
 
-from paw_tui.core.handshake import messages
-from paw_tui.core.handshake import sessions as sessions_store
-from paw_tui.core.handshake.standing import working_intent
 from paw_tui.core.ledger import records
 from paw_tui.gate import tools
 from paw_tui.gate.events import POST_TOOL, PRE_TOOL, PROMPT, SESSION_END, SESSION_START
@@ -88,6 +85,8 @@ def decide(facts: Facts) -> Verdict:
 
 
 def _needs_touch(facts: Facts) -> bool:
+    from paw_tui.core.handshake import sessions as sessions_store
+
     ttl = facts.policy.governance.session_ttl
     # With a short TTL the record must be refreshed more often than once a minute.
     interval = min(sessions_store.TOUCH_INTERVAL, ttl / 4)
@@ -158,6 +157,9 @@ def pre_tool(facts: Facts) -> Verdict:
             release_expired=facts.expired,
         )
 
+    # Read-only calls (most calls) were answered above: what follows loads only for the rest.
+    from paw_tui.core.handshake.standing import working_intent
+
     def deny(reason: str, intent_id: str | None = None, paths: list[str] = shown) -> Verdict:
         return _denial(facts, reason, intent_id, paths, touch)
 
@@ -174,6 +176,7 @@ def pre_tool(facts: Facts) -> Verdict:
     if intent is None:
         if refusal is None:
             held = facts.held or {}
+            from paw_tui.core.handshake import messages
             from paw_tui.core.handshake.reach import handshake_hint
 
             hint = handshake_hint(event.client, server_off=facts.server_declined)

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import os
 
-from paw_tui.core.handshake import sessions as sessions_store
-from paw_tui.core.workspace.paths import PathError, real_root, resolve_path
 from paw_tui.gate import tools
 from paw_tui.gate.events import PRE_TOOL, PROMPT, SESSION_START
 
@@ -82,6 +80,9 @@ def gather(state: WorkspaceState, event: GateEvent) -> Facts:
         if policy.governance.log_reads:
             _resolve_targets(facts)
         return facts
+    # Read-only calls (most calls) stop above: sessions and path resolution load only here.
+    from paw_tui.core.handshake import sessions as sessions_store
+
     session = sessions_store.load_session(state.root, event.session_id)
     facts.session = session
     ttl = policy.governance.session_ttl
@@ -152,6 +153,7 @@ def raw_targets(
 
 def _resolve_targets(facts: Facts) -> None:
     from paw_tui.core.support.printable import has_control, printable
+    from paw_tui.core.workspace.paths import PathError, real_root, resolve_path
     from paw_tui.gate.targets import Target
 
     event = facts.event
