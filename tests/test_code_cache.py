@@ -85,7 +85,7 @@ def test_a_module_s_eager_imports_run_straight_from_the_cache(tmp_path: Path) ->
     preloaded = result["preloaded"]
     assert isinstance(preloaded, list) and "paw_tui.gate.events" in preloaded
     assert "paw_tui.gate.main" not in preloaded  # imported by the statement, as usual
-    assert set(preloaded) <= set(result["served"])  # type: ignore[arg-type]
+    assert set(preloaded) <= set(result["served"])  # type: ignore[call-overload]
     assert result["events_ok"] is True
     assert result["events_file"] == str(site / "paw_tui" / "gate" / "events.py")
 
@@ -266,3 +266,50 @@ def test_an_interpreter_path_unfit_for_a_shebang_gets_a_shell_script(
         monkeypatch.setattr(sys, "executable", python)
         text = commands.hook_script_text(str(tmp_path))
         assert text.startswith("#!/bin/sh\n") and code_cache.OPTION in text
+
+
+CATALOGUE_PROBE = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+from paw_tui.core.support import code_cache
+finder = code_cache.install(sys.argv[2])
+from paw_tui.core.policy import catalogue
+path = catalogue.CATALOGUE_FILE
+cached = finder.parsed_json(path)
+with open(path, "rb") as handle:
+    parsed = json.loads(handle.read())
+loaded = catalogue.load_catalogue()
+print(json.dumps({
+    "from_cache": cached is not None,
+    "same": cached == parsed if cached is not None else None,
+    "loaded_same": loaded.names == list(parsed["tools"]),
+    "stale": finder.stale,
+}))
+"""
+
+
+def catalogue_probe(site: Path, cache: Path) -> dict[str, object]:
+    done = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", CATALOGUE_PROBE, str(site), str(cache)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    result: dict[str, object] = json.loads(done.stdout)
+    return result
+
+
+def test_the_catalogue_comes_parsed_from_the_cache_while_unchanged(tmp_path: Path) -> None:
+    site = copy_package(tmp_path)
+    cache = tmp_path / code_cache.CACHE_NAME
+    catalogue_probe(site, cache)
+    first = catalogue_probe(site, cache)
+    assert first == {"from_cache": True, "same": True, "loaded_same": True, "stale": []}
+    path = site / "paw_tui" / "core" / "policy" / "catalogue.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["tools"]["CacheTestTool"] = {"kind": "read_only", "clients": ["claude-code"]}
+    path.write_text(json.dumps(data), encoding="utf-8")
+    edited = catalogue_probe(site, cache)
+    assert edited["from_cache"] is False and edited["loaded_same"] is True
+    assert set(edited["stale"]) == {str(path)}  # type: ignore[call-overload]

@@ -13,8 +13,8 @@ A module's unconditional imports (the ones its body makes at its top) come with 
 straight from the table before its body, in an order each can run in: the import system's
 own bookkeeping costs about as much per module as running most of the gate's modules.
 
-Standard library only, and nothing beyond ``os``, ``sys`` and ``marshal``: this runs before
-the gate is imported.
+Standard library only, and nothing beyond ``os``, ``sys`` and ``marshal`` to read it: this
+runs before the gate is imported (building it, rarely, also takes ``ast`` and ``json``).
 """
 
 from __future__ import annotations
@@ -31,7 +31,10 @@ PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__
 """The directory of the ``paw_tui`` package this file belongs to."""
 COVERED = ("core", "gate")
 """Sub-packages whose modules go into the cache (the gate's whole import graph)."""
-FORMAT = 2
+DATA_FILES = (os.path.join("core", "policy", "catalogue.json"),)
+"""JSON files the gate reads on every call, kept parsed (marshalled) beside the code: the
+catalogue loads in a fifth of the time JSON parsing takes (``CodeCacheFinder.parsed_json``)."""
+FORMAT = 3
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -165,6 +168,16 @@ def build(path: str) -> int:
             _preload_order(name, imports),
         )
         offset += len(code)
+    for relative in DATA_FILES:  # keyed by path: no module name holds a separator
+        import json
+
+        source = os.path.join(PACKAGE_DIR, relative)
+        info = os.stat(source)
+        with open(source, "rb") as handle:
+            data = marshal.dumps(json.loads(handle.read()))
+        index[source] = (False, source, info.st_mtime_ns, info.st_size, offset, len(data), ())
+        found.append((source, source, info, False, data))
+        offset += len(data)
     head = marshal.dumps((stamp(), index))
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
     temp = f"{path}.{os.getpid()}.tmp"
@@ -185,11 +198,14 @@ class CodeCache:
         self.base = base
 
     def code(self, entry: Entry) -> CodeType:
+        code: CodeType = marshal.loads(self.blob(entry))
+        return code
+
+    def blob(self, entry: Entry) -> bytes:
         data = os.pread(self.fd, entry[5], self.base + entry[4])
         if len(data) != entry[5]:
             raise ImportError(f"the gate's code cache is cut short at {entry[1]}")
-        code: CodeType = marshal.loads(data)
-        return code
+        return data
 
 
 def read(path: str) -> CodeCache | None:
@@ -257,6 +273,19 @@ class CodeCacheFinder:
         if entry is None or not self._fresh(name, entry):
             return None
         return self._spec(name, entry)
+
+    def parsed_json(self, path: str) -> object | None:
+        """The parsed content of ``path`` (one of ``DATA_FILES``) while the file is as it was
+        when the cache was built; None (read it yourself) otherwise. A module served from
+        here finds this on its ``__loader__``."""
+        entry = self.cache.index.get(path)
+        if entry is None or not self._fresh(path, entry):
+            return None
+        try:
+            value: object = marshal.loads(self.cache.blob(entry))
+        except (ImportError, ValueError, EOFError, TypeError):
+            return None
+        return value
 
     def create_module(self, spec: object) -> None:
         return None  # the default module object
