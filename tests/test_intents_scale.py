@@ -138,3 +138,31 @@ def test_an_intents_file_too_large_to_compile_in_time_is_refused_unparsed(
         "ABANDONED intents out of it"
     )
     assert gate(select_payload(root, "INT-0001", session="s1")).code == 2
+
+
+def test_an_edit_translates_only_the_patterns_it_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first call after an edit takes every unchanged pattern's translation from the
+    signed cache of the previous file: one new pattern, one translation, at 2,000 intents."""
+    from paw_tui.core.policy.scope import compile as scope_compile
+
+    root = workspace(tmp_path, 2000)
+    assert gate(select_payload(root, "INT-0001", session="s1")).code == 0
+    monkeypatch.setattr(scope_compile, "_translated", {})  # as in a new hook process
+    path = root / ".orchestration" / "active_intents.yaml"
+    path.write_text(path.read_text().replace('"src/f1/**"', '"src/f1/**", "lib/f1/**"', 1))
+    before = scope_compile.COUNTS[scope_compile.TRANSLATIONS]
+    code, work = counted(write_payload(root, "lib/f1/a.py", session="s1"))
+    assert code == 0 and work[compiled.COMPILES] == 1
+    assert scope_compile.COUNTS[scope_compile.TRANSLATIONS] - before == 1
+
+
+def test_translations_from_another_pathspec_are_not_taken() -> None:
+    from paw_tui.core.policy.scope import compile as scope_compile
+
+    scope = scope_compile.compile_scope(["src/**", "docs/*.md"]).to_dict()
+    assert scope_compile.remember(dict(scope, pattern="x")) == 2
+    assert scope_compile.remember(dict(scope, pathspec="0.0.1")) == 0
+    assert scope_compile.remember(dict(scope, entries=[{"pattern": 1}])) == 0
+    assert scope_compile.remember("not a scope") == 0

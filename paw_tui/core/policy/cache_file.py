@@ -301,7 +301,20 @@ class CacheReader:
     def record(self, line: IndexLine) -> dict[str, object]:
         """The intent record an index line points at, checked against its hash."""
         records_at = self._index_end + len(_RECORDS_OPEN)
-        data = self._read_at(records_at + line.start, line.length)
+        return self._verified(line, self._read_at(records_at + line.start, line.length))
+
+    def records(self) -> Iterator[dict[str, object]]:
+        """Every intent record, in file order, each checked against its hash (the records
+        part read at once: what reusing a whole cache needs)."""
+        lines = list(self.lines())
+        if not lines:
+            return
+        records_at = self._index_end + len(_RECORDS_OPEN)
+        data = self._read_at(records_at, max(line.start + line.length for line in lines))
+        for line in lines:
+            yield self._verified(line, data[line.start : line.start + line.length])
+
+    def _verified(self, line: IndexLine, data: bytes) -> dict[str, object]:
         if len(data) != line.length or not same(_digest(data)[:DIGEST_CHARS], line.digest):
             raise CacheError(f"the record of {line.id} does not match its signed hash")
         record = json.loads(data)

@@ -339,6 +339,8 @@ def load_policy(root: str, *, use_cache: bool = True, signer: Mac | None = None)
     key = policy_key(*sources)
     read_problems = [problem for problem in (intents.problem, governance.problem) if problem]
     if reader is not None and signer is not None and not read_problems:
+        if reader.header.get("key") != key:
+            _reuse_translations(reader)  # a file changed, most of its patterns did not
         cached = _from_cache(root, reader, key, sources, signer)
         if cached is not None:
             _restamp(reader, [intents.stamp, governance.stamp], signer, root)
@@ -384,6 +386,22 @@ def _from_cache(
     except (CacheError, ValueError, KeyError, TypeError, AttributeError):
         reader.close()
         return None  # a stale or foreign cache: rebuild it
+
+
+def _reuse_translations(reader: CacheReader) -> None:
+    """Let compiling the edited files reuse the pattern translations the signed cache of the
+    previous files holds (the same version of paw-tui made them)."""
+    header = reader.header
+    if header.get("format") != CACHE_FORMAT or header.get("version") != __version__:
+        return
+    from paw_tui.core.policy.scope.compile import remember
+
+    try:
+        for record in reader.records():
+            remember(record.get("scope"))
+        remember(header.get("protected"))
+    except (CacheError, ValueError, OSError):
+        pass  # what was taken before the fault was checked; the rest is translated afresh
 
 
 def _restamp(reader: CacheReader, stamps: list[Stamp | None], signer: Mac, root: str) -> None:

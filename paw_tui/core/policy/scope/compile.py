@@ -9,11 +9,19 @@ are matched with string operations, and compiling 20,000 regexes for a 5,000-int
 most of the first gate call after an edit. Only a pattern left in regex form is compiled,
 once, to prove ``re`` accepts it (pathspec itself would raise on ``[z-a]``). A pattern's
 compiled form does not depend on its position, so one process translates each text once.
+A rebuild after an edit takes the unchanged patterns' translations from the signed cache of
+the previous file (:func:`remember`), so its cost follows what changed, not the file's size.
 """
 
 from __future__ import annotations
 
-from paw_tui.core.policy.scope.match import DIR_GROUP, FORM_REGEX, CompiledScope, Entry
+from paw_tui.core.policy.scope.match import (
+    DIR_GROUP,
+    FORM_REGEX,
+    FORMAT_VERSION,
+    CompiledScope,
+    Entry,
+)
 from paw_tui.core.policy.scope.patterns import (
     ScopePatternError,
     anchor_pattern,
@@ -30,6 +38,9 @@ if TYPE_CHECKING:
 
 _translated: dict[tuple[str, bool], Translated | str] = {}
 """Per (pattern, ignore_case): its translation, or why it is unusable."""
+TRANSLATIONS = "translations"
+COUNTS = {TRANSLATIONS: 0}
+"""Patterns translated in this process (tests count them)."""
 MAX_REMEMBERED = 100_000
 """A long-lived process (the TUI) forgets them all past this many, rather than grow."""
 
@@ -140,8 +151,62 @@ def _translation(index: int, pattern: object, ignore_case: bool, label: str) -> 
         written = check_written(index, pattern, label)
         if len(_translated) >= MAX_REMEMBERED:
             _translated.clear()
+        COUNTS[TRANSLATIONS] += 1
         found = _translated[(written, ignore_case)] = _translate(written, ignore_case)
     return found
+
+
+def remember(scope: object) -> int:
+    """Take the translations a scope compiled earlier holds (``CompiledScope.to_dict`` data
+    from a signed policy cache of this version), so compiling those patterns again costs
+    nothing: an edit to a 5,000-intent file changes a few patterns, not 20,000. Data from
+    another pathspec, or malformed, is ignored. The number of patterns taken."""
+    if (
+        not isinstance(scope, dict)
+        or scope.get("format") != FORMAT_VERSION
+        or scope.get("dir_group") != DIR_GROUP
+        or scope.get("pathspec") != pathspec_version()
+        or not isinstance(scope.get("ignore_case"), bool)
+        or not isinstance(scope.get("entries"), list)
+    ):
+        return 0
+    ignore_case: bool = scope["ignore_case"]
+    taken = 0
+    for entry in scope["entries"]:
+        found = _remembered_entry(entry)
+        if found is None:
+            continue
+        pattern, translated = found
+        if len(_translated) >= MAX_REMEMBERED:
+            break
+        _translated.setdefault((pattern, ignore_case), translated)
+        taken += 1
+    return taken
+
+
+def _remembered_entry(entry: object) -> tuple[str, Translated] | None:
+    if not isinstance(entry, dict):
+        return None
+    get = entry.get
+    pattern, anchored, regex, form, literal = (
+        get("pattern"), get("anchored"), get("regex"), get("form"), get("literal")
+    )  # fmt: skip
+    include, needs = get("include"), get("needs")
+    if (
+        type(pattern) is not str
+        or type(anchored) is not str
+        or type(regex) is not str
+        or type(form) is not str
+        or type(literal) is not str
+        or type(include) is not bool
+        or type(needs) is not list
+    ):
+        return None
+    runs = tuple(needs)
+    for run in runs:
+        if type(run) is not str:
+            return None
+    return pattern, (anchored, regex, include, form, literal, runs)
 
 
 def pattern_problem(pattern: str) -> str | None:
