@@ -9,6 +9,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH_VENV = os.path.join(REPO, "build", "bench-venv")
@@ -68,7 +69,7 @@ def interleaved_with_cpu(
     *,
     cwd: str,
     env: dict[str, str],
-    stdin: bytes | None = None,
+    stdin: bytes | Callable[[], bytes] | None = None,
     expect: dict[str, int] | None = None,
 ) -> tuple[dict[str, float], dict[str, float]]:
     """Median wall seconds and median CPU seconds (user + system, the command and every
@@ -83,7 +84,8 @@ def interleaved_with_cpu(
         for name, command in commands.items():
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.perf_counter()
-            done = subprocess.run(command, cwd=cwd, env=env, input=stdin, capture_output=True)
+            body = stdin() if callable(stdin) else stdin
+            done = subprocess.run(command, cwd=cwd, env=env, input=body, capture_output=True)
             elapsed = time.perf_counter() - start
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             if done.returncode != expected.get(name, 0):

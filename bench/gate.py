@@ -17,11 +17,13 @@ a 10,000-file tree).
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _harness import REPO, clean_env, interleaved_with_cpu, pick_python, report
@@ -41,6 +43,14 @@ def payload(root: str, session: str, tool: str, tool_input: dict[str, object]) -
             "tool_use_id": "toolu_bench",
         }
     ).encode()
+
+
+def fresh_ids(body: bytes) -> Callable[[], bytes]:
+    """The payload with a new ``tool_use_id`` each time, as clients send it: a shell call's
+    drift snapshot is named after it, and writing over the last call's file (what one fixed
+    id would do) costs an ext4 write-back no real session pays."""
+    count = itertools.count()
+    return lambda: body.replace(b'"toolu_bench"', f'"toolu_bench_{next(count)}"'.encode())
 
 
 def main() -> int:
@@ -125,7 +135,7 @@ def main() -> int:
                 options.runs,
                 cwd=root,
                 env=env,
-                stdin=body,
+                stdin=fresh_ids(body),
                 expect={"hook": code, "script": code},
             )
             for name, suffix in (("hook", " (hook command)"), ("script", " (paw-tui gate)")):
