@@ -51,9 +51,9 @@ def copy_package(tmp_path: Path) -> Path:
     return site
 
 
-def probe(site: Path, cache: Path) -> dict[str, object]:
+def probe(site: Path, cache: Path, code: str = PROBE) -> dict[str, object]:
     done = subprocess.run(
-        [sys.executable, "-I", "-S", "-c", PROBE, str(site), str(cache)],
+        [sys.executable, "-I", "-S", "-c", code, str(site), str(cache)],
         capture_output=True,
         text=True,
         timeout=120,
@@ -288,28 +288,16 @@ print(json.dumps({
 """
 
 
-def catalogue_probe(site: Path, cache: Path) -> dict[str, object]:
-    done = subprocess.run(
-        [sys.executable, "-I", "-S", "-c", CATALOGUE_PROBE, str(site), str(cache)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
-    result: dict[str, object] = json.loads(done.stdout)
-    return result
-
-
 def test_the_catalogue_comes_parsed_from_the_cache_while_unchanged(tmp_path: Path) -> None:
     site = copy_package(tmp_path)
     cache = tmp_path / code_cache.CACHE_NAME
-    catalogue_probe(site, cache)
-    first = catalogue_probe(site, cache)
+    probe(site, cache, CATALOGUE_PROBE)
+    first = probe(site, cache, CATALOGUE_PROBE)
     assert first == {"from_cache": True, "same": True, "loaded_same": True, "stale": []}
     path = site / "paw_tui" / "core" / "policy" / "catalogue.json"
     data = json.loads(path.read_text(encoding="utf-8"))
     data["tools"]["CacheTestTool"] = {"kind": "read_only", "clients": ["claude-code"]}
     path.write_text(json.dumps(data), encoding="utf-8")
-    edited = catalogue_probe(site, cache)
+    edited = probe(site, cache, CATALOGUE_PROBE)
     assert edited["from_cache"] is False and edited["loaded_same"] is True
     assert set(edited["stale"]) == {str(path)}  # type: ignore[call-overload]
