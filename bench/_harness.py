@@ -24,6 +24,9 @@ def ensure_bench_venv(extras: str = "") -> str:
     python = venv_bin(BENCH_VENV, "python")
     if not os.path.exists(python):
         subprocess.run([sys.executable, "-m", "venv", BENCH_VENV], check=True)
+    # pip 25 and newer write console scripts that do not import ``re`` first (a third of
+    # `paw-tui context`'s budget); the README's install command upgrades pip the same way
+    subprocess.run([python, "-m", "pip", "install", "--quiet", "--upgrade", "pip>=25"], check=True)
     target = REPO + (f"[{extras}]" if extras else "")
     subprocess.run([python, "-m", "pip", "install", "--quiet", target], check=True)
     subprocess.run(

@@ -9,9 +9,6 @@ from __future__ import annotations
 
 import sys
 
-from paw_tui import __version__
-from paw_tui.commands.registry import COMMANDS
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
@@ -43,6 +40,8 @@ def _common_options() -> argparse.ArgumentParser:
 
 
 def _chosen_command(argv: Sequence[str]) -> str | None:
+    from paw_tui.commands.registry import COMMANDS
+
     skip = False
     for arg in argv:
         if skip:
@@ -61,6 +60,9 @@ def build_parser(chosen: str | None) -> argparse.ArgumentParser:
     """The parser, with the full sub-parser of ``chosen`` and one-line stubs for the rest."""
     import argparse
     import importlib
+
+    from paw_tui import __version__
+    from paw_tui.commands.registry import COMMANDS
 
     parser = argparse.ArgumentParser(
         prog="paw-tui",

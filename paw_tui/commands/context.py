@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from paw_tui.commands.output import write_json, write_out
-from paw_tui.commands.registry import add_command
 from paw_tui.core.context.format import format_context
 from paw_tui.core.context.tool import get_context
 from paw_tui.core.workspace.discovery import discover_roots
@@ -23,6 +22,8 @@ def add_parser(
     subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
     parents: list[argparse.ArgumentParser],
 ) -> None:
+    from paw_tui.commands.registry import add_command
+
     parser = add_command(subparsers, "context", parents, description=DESCRIPTION)
     parser.add_argument("work_id", metavar="WORK_ID", help="the work item (.paw/work/WORK_ID/)")
     parser.add_argument(
@@ -77,17 +78,28 @@ def fast_args(argv: list[str]) -> argparse.Namespace | None:
             work_id = arg
     if work_id is None or agent is None:
         return None
-    import types
+    return _FastArgs(work_id, agent, as_json, debug, workspaces or None)  # type: ignore[return-value]
 
-    return types.SimpleNamespace(  # type: ignore[return-value]
-        command="context",
-        work_id=work_id,
-        agent=agent,
-        json=as_json,
-        debug=debug,
-        workspace=workspaces or None,
-        run=run,
-    )
+
+class _FastArgs:
+    """The attributes argparse's namespace would hold, without importing ``types`` for a
+    SimpleNamespace (every module counts against this command's start-up budget)."""
+
+    __slots__ = ("work_id", "agent", "json", "debug", "workspace")
+    command = "context"
+
+    def __init__(
+        self, work_id: str, agent: str, as_json: bool, debug: bool, workspace: list[str] | None
+    ) -> None:
+        self.work_id = work_id
+        self.agent = agent
+        self.json = as_json
+        self.debug = debug
+        self.workspace = workspace
+
+    @staticmethod
+    def run(args: argparse.Namespace) -> int:
+        return run(args)
 
 
 def run(args: argparse.Namespace) -> int:

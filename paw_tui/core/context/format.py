@@ -8,12 +8,12 @@ which makes the escaping reversible (:func:`parse_context_text` restores the con
 
 from __future__ import annotations
 
-import re
-
 from paw_tui.core.support.textfile import FileStatus
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
+
     from paw_tui.core.context.tool import ContextResult
 
 SECTION_NAMES = (
@@ -33,24 +33,83 @@ EMPTY_CONTEXT = '<context status="empty" />'
 _NAMES = "|".join(SECTION_NAMES)
 # "<", any backslashes we or the author put there, an optional "/", then one of our names as
 # a whole tag name (followed by space, "/", ">" or the end of the text).
-_TAG_START = re.compile(rf"<(?=\\*\s*/?\s*(?:{_NAMES})(?:[\s/>]|$))", re.IGNORECASE)
-_ESCAPED_TAG_START = re.compile(rf"<\\(?=\\*\s*/?\s*(?:{_NAMES})(?:[\s/>]|$))", re.IGNORECASE)
-_BACKTICK_RUN = re.compile(r"`+")
+_TAG_AHEAD = rf"(?=\\*\s*/?\s*(?:{_NAMES})(?:[\s/>]|$))"
+_TAG_START = "<" + _TAG_AHEAD
+_ESCAPED_TAG_START = "<\\\\" + _TAG_AHEAD
+# What may stand between "<" and the name in _TAG_AHEAD, besides spacing (str.isspace is
+# exactly what \s matches in a str pattern).
+_TAG_PREFIX = "\\/"
+# The non-ASCII characters re.IGNORECASE matches to a letter of our names; every other
+# letter matches only itself in either case (a test checks every code point).
+EXTRA_FOLDS = {"i": "\u0130\u0131", "k": "\u212a", "s": "\u017f"}
+_NAME_FOLDS = tuple(
+    tuple(frozenset(ch + ch.upper() + EXTRA_FOLDS.get(ch, "")) for ch in name)
+    for name in SECTION_NAMES
+)
+_COMPILED: dict[str, re.Pattern[str]] = {}
+
+
+def _tag_pattern(source: str) -> re.Pattern[str]:
+    # Compiled on first use: importing re (enum, functools, collections) and compiling the
+    # pattern cost about half a ``python -c pass``, and most content never needs them.
+    compiled = _COMPILED.get(source)
+    if compiled is None:
+        import re
+
+        compiled = _COMPILED[source] = re.compile(source, re.IGNORECASE)
+    return compiled
+
+
+def _name_at(text: str, at: int) -> bool:
+    """Whether one of our names starts at ``at`` as a whole tag name, ignoring case as
+    re.IGNORECASE does."""
+    for folds in _NAME_FOLDS:
+        end = at + len(folds)
+        if end <= len(text) and all(text[at + i] in fold for i, fold in enumerate(folds)):
+            if end == len(text) or text[end] in "/>" or text[end].isspace():
+                return True
+    return False
+
+
+def may_hold_tag(text: str) -> bool:
+    """False only when no ``<`` in ``text`` can start a tag named like one of our sections:
+    a necessary condition of the tag pattern, checked without ``re`` (``<code>``, ``<p>``
+    and ``a < b`` do not need it)."""
+    end = len(text)
+    start = text.find("<")
+    while start != -1:
+        at = start + 1
+        while at < end and (text[at] in _TAG_PREFIX or text[at].isspace()):
+            at += 1
+        if _name_at(text, at):
+            return True
+        start = text.find("<", start + 1)
+    return False
 
 
 def neutralise_tags(text: str) -> str:
     """Insert a backslash after ``<`` in every tag named like one of our sections."""
-    return _TAG_START.sub("<\\\\", text)
+    if not may_hold_tag(text):
+        return text
+    return _tag_pattern(_TAG_START).sub("<\\\\", text)
 
 
 def restore_tags(text: str) -> str:
     """Undo :func:`neutralise_tags` exactly."""
-    return _ESCAPED_TAG_START.sub("<", text)
+    return _tag_pattern(_ESCAPED_TAG_START).sub("<", text)
 
 
 def fence_for(content: str) -> str:
     """A backtick fence longer than any backtick run inside ``content`` (three at least)."""
-    longest = max((len(run) for run in _BACKTICK_RUN.findall(content)), default=0)
+    longest = 0
+    end = len(content)
+    start = content.find("`")
+    while start != -1:
+        after = start + 1
+        while after < end and content[after] == "`":
+            after += 1
+        longest = max(longest, after - start)
+        start = content.find("`", after)
     return "`" * max(3, longest + 1)
 
 
@@ -91,6 +150,8 @@ _PARSERS: list[re.Pattern[str]] = []  # compiled on first use: only readers of t
 
 def _parsers() -> list[re.Pattern[str]]:
     if not _PARSERS:
+        import re
+
         _PARSERS.extend(
             [
                 re.compile(
