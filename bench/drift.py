@@ -4,7 +4,8 @@ Builds a git repository of ``--files`` working-tree files (default 10,000: ~600 
 nested 4-6 deep, a ``node_modules`` of ~10%, a ``.git`` holding every object loose) and
 times, all in the same rounds, interleaved, the median (and min) of ``--runs`` rounds:
 
-- ``pre``: :func:`take_snapshot` + :meth:`Snapshot.dump`, what PreToolUse pays;
+- ``pre``: :func:`take_snapshot` + :meth:`Snapshot.dump`, what PreToolUse pays (with a
+  content store, as the gate takes them);
 - ``post``: :meth:`Snapshot.load` + :func:`compare` + :func:`restore` (nothing changed), what
   PostToolUse pays; and once more after a command that created 6 entries out of scope and
   rewrote a protected file (restored);
@@ -114,7 +115,10 @@ def skip_dirs(path: str) -> bool:
 
 
 class Scope:
-    """The three callables of one scope."""
+    """The three callables of one scope, and the content store its snapshots use (as the
+    gate's do: protected contents kept once, by hash, beside the snapshot)."""
+
+    store: str | None = None
 
     def __init__(
         self,
@@ -136,6 +140,7 @@ class Scope:
             skip_dirs=skip_dirs,
             owned_dirs=self.owned_dirs,
             pinned=PINNED,
+            store=self.store,
         )
 
     def compare(self, before: Snapshot, root: str) -> Drift:
@@ -351,6 +356,8 @@ def main() -> int:
         paw = paw_matcher_scope()
         if paw is not None:
             scopes.insert(1, paw)
+        for scope in scopes:
+            scope.store = os.path.join(work, "state", "store")
         times = measure(root, state, scopes, args.runs)
         print()
         for name in COMMANDS:

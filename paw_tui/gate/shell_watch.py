@@ -5,7 +5,8 @@ kernel offers Landlock (:mod:`paw_tui.core.confine.boundary`), and a snapshot of
 outside the scope, and of the protected files, is kept in the state directory
 (:mod:`paw_tui.core.confine.drift`). After it (PostToolUse): files created, changed or deleted
 outside the scope become one ``scope_breach`` record; protected files it changed are put
-back from the snapshot; the agent is told both in the PostToolUse context.
+back from the snapshot (their content from the store beside it); the agent is told both in
+the PostToolUse context.
 
 Machine-owned state (the ledger, sessions, approvals, caches) is not restored: paw-tui's own
 hooks for other sessions write it while a command runs. Its integrity is the signatures'
@@ -31,6 +32,8 @@ if TYPE_CHECKING:
     from paw_tui.gate.events import GateEvent
 
 DRIFT_DIR = "drift"
+STORE_DIR = "store"
+"""Below :data:`DRIFT_DIR`: protected files' content, by hash (:mod:`.drift_store`)."""
 PINNED = (".git/config", ".git/hooks", layout.INTENTS, layout.GOVERNANCE)
 SKIPPED_DIRS = frozenset({
     ".git", layout.ORCHESTRATION, "node_modules", ".venv", "venv", "__pycache__", ".tox", ".nox",
@@ -106,13 +109,17 @@ def before_shell(state: WorkspaceState, event: GateEvent, intent_id: str) -> Non
         extras = tuple(os.path.expanduser(path) for path in policy.governance.confine_writable)
         boundary.prepare(state.root, event.session_id, scope, extra_dirs=extras)
     rules = _Rules(policy.checker(policy.intent(intent_id)), policy)  # type: ignore[arg-type]
+    path = snapshot_path(state.root, event.session_id, event.call_id)
+    directory = os.path.dirname(path)
+    os.makedirs(directory, mode=0o700, exist_ok=True)
+    # Protected files' content goes to the store beside the snapshots, once per content: a
+    # snapshot holds hashes, so its cost does not grow with the intents file.
     snapshot = take_snapshot(
         state.root, in_scope=rules.in_scope, restorable=rules.restorable,
         skip_dirs=rules.skip_dirs, owned_dirs=rules.owned_dirs, pinned=PINNED, tag=intent_id,
+        store=os.path.join(directory, STORE_DIR),
     )  # fmt: skip
-    path = snapshot_path(state.root, event.session_id, event.call_id)
-    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-    _prune(os.path.dirname(path))
+    _prune(directory)
     snapshot.dump(path)
 
 

@@ -68,8 +68,25 @@ def outside(tmp_path: Path) -> str:
     return path
 
 
+STORE: list[str | None] = [None]
+"""The content store the snapshots of the running test use (None: contents inline)."""
+
+
+@pytest.fixture(autouse=True, params=["inline", "store"])
+def content_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[None]:
+    """Every attack, with protected contents in the snapshot and in a content store."""
+    STORE[0] = str(tmp_path / "state" / "store") if request.param == "store" else None
+    yield
+    STORE[0] = None
+
+
 def snap(root: str, **extra: object) -> Snapshot:
-    kwargs: dict[str, object] = {**CALLABLES, "pinned": (".git/config", ".git/hooks"), **extra}
+    kwargs: dict[str, object] = {
+        **CALLABLES,
+        "pinned": (".git/config", ".git/hooks"),
+        "store": STORE[0],
+        **extra,
+    }
     return take_snapshot(root, **kwargs)  # type: ignore[arg-type]
 
 

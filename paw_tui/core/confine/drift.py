@@ -4,7 +4,7 @@ on protected paths.
 Every shell call under an intent is bracketed. Before it (PreToolUse, one process)::
 
     snap = take_snapshot(root, in_scope=..., restorable=..., skip_dirs=..., owned_dirs=...,
-                         pinned=(".git/config", ".git/hooks"))
+                         pinned=(".git/config", ".git/hooks"), store=state_dir + "/store")
     snap.dump(state_path)               # outside the workspace; atomic
 
 After it (PostToolUse, another process)::
@@ -17,7 +17,7 @@ After it (PostToolUse, another process)::
 API
 ---
 ``take_snapshot(root, *, in_scope, restorable, skip_dirs=None, owned_dirs=None, pinned=(),
-max_restore_bytes=1 MiB, racy_ns=50 ms, tag="") -> Snapshot``
+max_restore_bytes=1 MiB, racy_ns=50 ms, tag="", store=None) -> Snapshot``
     Walks ``root`` with ``os.scandir`` (iteratively, never following a symlink) and records
     every entry that is out of scope or protected: ``(mode, size, mtime_ns, ctime_ns, ino)``,
     plus a symlink's target, and a protected regular file's content (its hash only when it
@@ -42,6 +42,11 @@ max_restore_bytes=1 MiB, racy_ns=50 ms, tag="") -> Snapshot``
       so its directory is listed again and its content hashed (up to ``max_restore_bytes``).
       Two seconds when the file system has whole-second timestamps.
     - ``tag``: any string kept with the snapshot (e.g. the tool call id) for the caller.
+    - ``store``: a directory (where the agent cannot write, like the snapshot) keeping
+      protected files' contents once, by hash (:mod:`.drift_store`); the snapshot then holds
+      hashes, and a protected file whose stamp ``(size, mtime_ns, ctime_ns, ino, dev)``
+      did not move since its content was stored, and was quiet then, is not read at all.
+      Without it, protected contents are kept in the snapshot itself.
 
 ``Snapshot.dump(path)`` / ``Snapshot.load(path, *, strict=False) -> Snapshot | None``
     ``marshal`` data, written to a temporary file beside ``path`` and renamed over it.
@@ -57,7 +62,8 @@ max_restore_bytes=1 MiB, racy_ns=50 ms, tag="") -> Snapshot``
     ``Drift.unreadable``: ``(path, why)`` for what could not be checked. A tracked entry is
     modified when its type, mode, size, mtime, ctime or inode moved (a directory: its type
     or mode); a protected file only when its type, mode, content or symlink target differ,
-    or it became a hard link (``nlink > 1`` with a new inode or more links).
+    or it became a hard link (``nlink > 1`` with a new inode or more links). A protected
+    file is read (and hashed) only when its stat moved or it was racy.
 
 ``restore(before, drift, root) -> Restored``
     For protected paths only: a created entry is removed (a directory with its content); a
@@ -66,6 +72,8 @@ max_restore_bytes=1 MiB, racy_ns=50 ms, tag="") -> Snapshot``
     hard link or FIFO planted there is replaced, never written through. Directories are
     opened one component at a time with ``O_NOFOLLOW``; a missing parent is made again, and
     a symlink standing where the snapshot had a directory is replaced by a directory.
+    Content kept in a store is checked against its hash before it is written back (a
+    missing or damaged copy is a failure, never restored).
     ``Restored.restored`` / ``failed`` (``(path, why)``) / ``parents``.
 
 Cost
@@ -78,9 +86,13 @@ ctime_ns)`` did not move (creating, removing or renaming a name updates them): i
 callables are asked only about new names. The ``lstat`` system calls are most of either
 side; ``bench/drift.py`` measures both (10,000 files, 8,600 of them tracked: about 40 ms
 before, 25 ms after, on a 2-core VM; a scope owning all but the protected paths: under 1 ms).
+With a store, the protected files cost one ``lstat`` each and one read of the store's small
+index per snapshot, whatever their size: a file is read, hashed and (when its content is
+new) copied only after it changed.
 
 The code is split: :mod:`.drift_fs` (file system helpers, the seams tests wrap),
-:mod:`.drift_snapshot`, :mod:`.drift_compare`, :mod:`.drift_restore`.
+:mod:`.drift_snapshot`, :mod:`.drift_store` (protected contents by hash),
+:mod:`.drift_compare`, :mod:`.drift_restore`.
 
 Known limits
 ------------
@@ -96,7 +108,8 @@ Known limits
   it) counts as modified (``metadata``); a protected file rewritten identically does not.
 - Contents of directories that could not be listed, of skipped and owned directories, and
   of directories behind symlinks are not covered (a symlink is tracked as a symlink).
-- The snapshot file must be kept where the agent cannot write: it is not signed.
+- The snapshot file and the content store must be kept where the agent cannot write: they
+  are not signed (a stored content is checked against the snapshot's hash, nothing more).
 - A directory deeper than ``PATH_MAX`` (4,096 bytes of path) is reported in
   ``Snapshot.errors`` / ``Drift.unreadable``, not walked; :func:`restore` removes a created
   directory at most 256 levels deep.

@@ -37,6 +37,7 @@ S_ISLNK = stat.S_ISLNK
 
 PROT = 1  # extras flag: a protected (restorable) path
 RACY = 2  # extras flag: changed so recently before the snapshot that stat alone cannot tell
+STORED = 4  # extras flag: the data is a hash whose content the snapshot's store holds
 
 O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 
 from paw_tui.core.confine import drift_fs as fs
+from paw_tui.core.confine.drift_store import fetch
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -173,6 +174,10 @@ class _Restorer:
         extra = self.before.extras.get(rel)
         data = extra[2] if extra is not None else None
         mode = rec[0]
+        if extra is not None and extra[0] & fs.STORED and type(data) is str:
+            data = fetch(self.before.store, data)
+            if data is None:
+                raise _Fail("its copy in the snapshot's store is missing or damaged")
         if fs.S_ISREG(mode) and type(data) is not bytes:
             if type(data) is str:
                 raise _Fail(

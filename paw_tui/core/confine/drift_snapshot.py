@@ -12,8 +12,10 @@ Layout (what :meth:`Snapshot.dump` marshals, version :data:`VERSION`):
   absent.
 - ``extras``: per tracked path needing more than its stat, ``(flags, nlink, data)``: the
   content (bytes) or ``sha256:`` hash (str) of a protected or racy regular file, the target
-  of a symlink.
+  of a symlink. With a content store, a protected file's data is its hash and ``flags``
+  holds :data:`~.drift_fs.STORED`: the store (:mod:`.drift_store`) holds the content.
 - ``pins``: the ``pinned`` argument, cleaned, for :func:`compare` to walk the same way.
+- ``store``: the content store's directory ("" without one).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import os
 import time
 
 from paw_tui.core.confine import drift_fs as fs
+from paw_tui.core.confine.drift_store import ContentStore
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -38,7 +41,7 @@ if TYPE_CHECKING:
     Pending = tuple[str, os.stat_result, dict[str, Any] | None, str]
 
 MAGIC = "paw-drift"
-VERSION = 1
+VERSION = 2
 MAX_RESTORE_BYTES = 1 << 20
 RACY_NS = 50_000_000
 COARSE_RACY_NS = 2_000_000_000
@@ -66,6 +69,7 @@ class Snapshot:
         "extras",
         "errors",
         "pins",
+        "store",
     )
 
     def __init__(
@@ -80,6 +84,7 @@ class Snapshot:
         extras: dict[str, Extra],
         errors: list[tuple[str, str]],
         pins: tuple[str, ...] = (),
+        store: str = "",
     ) -> None:
         self.root = root
         self.tag = tag
@@ -91,6 +96,7 @@ class Snapshot:
         self.extras = extras
         self.errors = errors
         self.pins = pins
+        self.store = store
 
     def __len__(self) -> int:
         """The number of tracked entries."""
@@ -145,6 +151,7 @@ class Snapshot:
                 self.extras,
                 self.errors,
                 self.pins,
+                self.store,
             ),
             4,
         )
@@ -178,11 +185,13 @@ class Snapshot:
 
 
 def _from_value(value: object, path: str) -> Snapshot:
-    if not (type(value) is tuple and len(value) == 12 and value[0] == MAGIC):
+    if not (type(value) is tuple and len(value) >= 2 and value[0] == MAGIC):
         raise SnapshotError(f"{path}: not a snapshot (wrong header)")
     if value[1] != VERSION:
         raise SnapshotError(f"{path}: snapshot format {value[1]!r}, expected {VERSION}")
-    (_, _, root, tag, taken_ns, racy_cut, limit, dirs, pinned, extras, errors, pins) = value
+    if len(value) != 13:
+        raise SnapshotError(f"{path}: not a snapshot (wrong header)")
+    (_, _, root, tag, taken_ns, racy_cut, limit, dirs, pinned, extras, errors, pins, store) = value
     ok = (
         type(root) is str
         and type(tag) is str
@@ -194,6 +203,7 @@ def _from_value(value: object, path: str) -> Snapshot:
         and type(extras) is dict
         and type(errors) is list
         and type(pins) is tuple
+        and type(store) is str
         and all(type(pin) is str for pin in pins)
         and all(_valid_dir(key, entry) for key, entry in dirs.items())
         and all(
@@ -206,7 +216,7 @@ def _from_value(value: object, path: str) -> Snapshot:
     )
     if not ok:
         raise SnapshotError(f"{path}: not a snapshot (malformed content)")
-    return Snapshot(root, tag, taken_ns, racy_cut, limit, dirs, pinned, extras, errors, pins)
+    return Snapshot(root, tag, taken_ns, racy_cut, limit, dirs, pinned, extras, errors, pins, store)
 
 
 def _valid_rec(rec: object) -> bool:
@@ -240,6 +250,7 @@ class _Walker:
         "extras",
         "errors",
         "pins",
+        "store",
     )
 
     def __init__(
@@ -251,6 +262,7 @@ class _Walker:
         owned_dirs: Pred,
         limit: int,
         racy_cut: int,
+        store: ContentStore | None = None,
     ) -> None:
         self.root = root
         self.in_scope = in_scope
@@ -262,6 +274,7 @@ class _Walker:
         self.dirs: dict[str, DirRec] = {}
         self.extras: dict[str, Extra] = {}
         self.errors: list[tuple[str, str]] = []
+        self.store = store
 
     def walk(self, stack: list[Pending]) -> None:
         scandir = fs.scandir
@@ -369,6 +382,10 @@ class _Walker:
             except OSError:
                 data = None
         elif fs.S_ISREG(mode):
+            if protected and self.store is not None:
+                data, stored = self.store.ref(rel, name, dir_fd, st)
+                self.extras[rel] = (flags | stored, st.st_nlink, data)
+                return
             if not protected and st.st_size > self.limit:
                 return  # racy and too big to hash on every call: stat only (a known limit)
             found = fs.read_regular(name, self.limit, dir_fd=dir_fd)
@@ -412,6 +429,7 @@ def take_snapshot(
     max_restore_bytes: int = MAX_RESTORE_BYTES,
     racy_ns: int = RACY_NS,
     tag: str = "",
+    store: str | None = None,
 ) -> Snapshot:
     """Record the workspace under ``root`` outside the scope; see :mod:`.drift`."""
     start = time.time_ns()
@@ -422,6 +440,8 @@ def take_snapshot(
     if root_st.st_mtime_ns % 1_000_000_000 == 0 and root_st.st_ctime_ns % 1_000_000_000 == 0:
         racy_ns = max(racy_ns, COARSE_RACY_NS)  # whole-second timestamps: a coarse file system
     pins = _clean_pinned(pinned)
+    racy_cut = start - racy_ns
+    contents = ContentStore(store, racy_cut, max_restore_bytes) if store else None
     walker = _Walker(
         root,
         in_scope,
@@ -429,7 +449,8 @@ def take_snapshot(
         unless_pinned(skip_dirs, pins),
         unless_pinned(owned_dirs, pins),
         max_restore_bytes,
-        start - racy_ns,
+        racy_cut,
+        contents,
     )
     walker.walk([("", root_st, None, "")])
     pinned_recs: dict[str, Rec | None] = {}
@@ -454,6 +475,11 @@ def take_snapshot(
                 pinned_recs[rel] = None
         elif protected or fs.S_ISLNK(st.st_mode) or st.st_ctime_ns >= walker.racy_cut:
             walker.extra(rel, root + "/" + rel, None, st, protected)
+    if contents is not None:
+        try:
+            contents.save()
+        except OSError:
+            pass  # the snapshot stands; the next one reads the protected files again
     return Snapshot(
         root,
         tag,
@@ -465,4 +491,5 @@ def take_snapshot(
         walker.extras,
         walker.errors,
         tuple(pins),
+        store or "",
     )
