@@ -14,6 +14,11 @@ the rest of the decision, which no ledger design can beat.
 Afterwards the ledger must hold exactly the records made (a selection per session and one
 record per decision) with a valid chain. Budget: >= 2,000 decisions/s at 8 writers.
 
+Each line also gives the median ``fdatasync`` call as the writing thread sees it, from the
+call to its return into Python: beyond the floor's sync time, that is the wait for the GIL,
+which the threads deciding their next calls keep through their short system calls. With
+several writers it is most of a batch's time (DESIGN §10).
+
     python bench/decisions.py [--rounds 5] [--decisions 1200]
 
 Run it on a normal install (``pip install /path/to/repo`` in a venv, then that venv's python):
@@ -49,15 +54,19 @@ active_intents:
 
 
 class SyncCounter:
-    """Wraps the ledger's fdatasync to count syncs (records per sync shows the batching)."""
+    """Wraps the ledger's fdatasync to count syncs (records per sync shows the batching) and
+    time each call up to its return into Python (the GIL taken back)."""
 
     def __init__(self) -> None:
         self.real = store._datasync
         self.calls = 0
+        self.seconds: list[float] = []
 
     def __call__(self, fd: int) -> None:
         self.calls += 1
+        start = time.perf_counter()
         self.real(fd)
+        self.seconds.append(time.perf_counter() - start)
 
 
 def workspace(base: str) -> str:
@@ -153,18 +162,20 @@ def main() -> int:
         governor = Governor(root)
         rates: dict[object, list[float]] = {n: [] for n in (*WRITERS, "floor", "stub 1", "stub 8")}
         syncs: dict[int, list[float]] = {n: [] for n in WRITERS}
+        sync_call: dict[int, list[float]] = {n: [] for n in WRITERS}
         made = 0
         one_round(governor, "warm", 2, 100)  # caches, imports, the key
         made += 2 + 100
         for round_number in range(args.rounds):
             for writers in WRITERS:
-                before = counter.calls
+                before, timed = counter.calls, len(counter.seconds)
                 rate, records = one_round(
                     governor, f"r{round_number}w{writers}", writers, args.decisions
                 )
                 made += records
                 rates[writers].append(rate)
                 syncs[writers].append(records / max(counter.calls - before, 1))
+                sync_call[writers].extend(counter.seconds[timed:])
             rates["floor"].append(sync_floor(os.path.dirname(root), 300))
             for writers in (1, 8):
                 tag = f"r{round_number}s{writers}"
@@ -173,14 +184,18 @@ def main() -> int:
                 )
         floor = statistics.median(rates["floor"])
         print(f"\nmedians of {args.rounds} interleaved rounds, {args.decisions} decisions each")
-        print(f"  fdatasync floor (serial write+fdatasync)  {floor:8,.0f} /s")
+        print(
+            f"  fdatasync floor (serial write+fdatasync)  {floor:8,.0f} /s   "
+            f"({1000 / floor:.2f} ms a sync)"
+        )
         single = statistics.median(rates[1])
         for writers in WRITERS:
             rate = statistics.median(rates[writers])
             print(
                 f"  {writers:2d} writer{'s' if writers > 1 else ' '} durable decisions "
                 f"{rate:8,.0f} /s   {rate / floor:5.2f}x the floor   {rate / single:5.2f}x one "
-                f"writer   {statistics.median(syncs[writers]):5.1f} records per fdatasync"
+                f"writer   {statistics.median(syncs[writers]):5.1f} records per fdatasync   "
+                f"{statistics.median(sync_call[writers]) * 1000:5.2f} ms a sync call"
             )
         for writers in (1, 8):
             rate = statistics.median(rates[f"stub {writers}"])

@@ -191,6 +191,67 @@ def test_32_threads_lose_nothing_and_return_only_once_durable(
     assert syncs.calls < threads * per, "concurrent appends shared their syncs"
 
 
+def test_8_threads_queued_behind_a_sync_share_the_next_one(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first sync is held until the 7 other threads have queued their records: they are
+    then written by one write and one sync (records per sync > 1), each returning only once
+    it is durable, and 8 threads appending 20 more each lose nothing."""
+    from paw_tui.core.ledger.group import group_for
+
+    syncs = _Syncs(monkeypatch)
+    threads, per = 8, 20
+    ledger = Ledger.for_workspace(str(root))
+    queue = group_for(ledger._batch_key(ledger.signer.key_id)).queue
+    real = syncs.real
+    in_first_sync = threading.Event()
+    durable_at_sync: list[int] = []  # the highest durable seq as each sync starts
+
+    def held_first_sync(fd: int) -> None:
+        durable_at_sync.append(syncs.durable_seq)
+        if syncs.calls == 0:
+            in_first_sync.set()
+            deadline = time.monotonic() + 60
+            while len(queue) < threads - 1 and time.monotonic() < deadline:
+                time.sleep(0.001)
+        real(fd)
+
+    syncs.real = held_first_sync
+    start = threading.Barrier(threads)
+    early: list[tuple[object, int]] = []
+    errors: list[BaseException] = []
+
+    def writer(name: str) -> None:
+        mine = Ledger.for_workspace(str(root))
+        try:
+            for n in range(per + 1):
+                if n == 1:
+                    start.wait()  # all first records are in before the second round starts
+                record = mine.append({"event": "tool_allowed", "session_id": name, "n": n})
+                if record["seq"] > syncs.durable_seq:  # type: ignore[operator]
+                    early.append((record["seq"], syncs.durable_seq))
+        except BaseException as error:  # reported below, with the others
+            errors.append(error)
+
+    first = threading.Thread(target=writer, args=("t0",))
+    first.start()
+    assert in_first_sync.wait(60), "t0 leads the first batch"
+    others = [threading.Thread(target=writer, args=(f"t{i}",)) for i in range(1, threads)]
+    for worker in others:
+        worker.start()
+    for worker in [first, *others]:
+        worker.join()
+    assert not errors, errors[0]
+    assert not early, f"appends returned before their record was synced: {early[:3]}"
+    records = _check_chain(Ledger.for_workspace(str(root)), threads * (per + 1))
+    assert {r["n"] for r in records[:threads]} == {0}, "every thread's first record first"
+    assert records[0]["session_id"] == "t0"
+    assert durable_at_sync[1:3] == [1, threads], "the 7 queued records: one write, one sync"
+    assert syncs.calls < threads * (per + 1), "concurrent appends shared their syncs"
+    for i in range(threads):
+        assert [r["n"] for r in records if r["session_id"] == f"t{i}"] == list(range(per + 1))
+
+
 MIXED_WRITER = textwrap.dedent(
     """
     import os, sys, threading, time
