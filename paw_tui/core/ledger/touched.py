@@ -33,6 +33,8 @@ from paw_tui.core.support.locking import FileLock, LockError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from paw_tui.core.ledger.io import LedgerFiles as Ledger
     from paw_tui.core.ledger.records import Record
 
@@ -373,9 +375,16 @@ def file_sha256(path: str) -> str | None:
         return None
 
 
-def touched_files(ledger: Ledger, intent_id: str, limit: int | None = None) -> list[TouchedFile]:
+def touched_files(
+    ledger: Ledger,
+    intent_id: str,
+    limit: int | None = None,
+    *,
+    hasher: Callable[[str], str | None] = file_sha256,
+) -> list[TouchedFile]:
     """The files ``intent_id`` changed according to its index, newest first; with ``limit``,
-    only the newest ``limit`` of them are hashed and returned (a bounded context block)."""
+    only the newest ``limit`` of them are hashed and returned (a bounded context block).
+    ``hasher`` hashes a file as :func:`file_sha256` does (a memo can skip unchanged ones)."""
     index = load_index(ledger, intent_id)
     if index is None:
         return []
@@ -397,7 +406,7 @@ def touched_files(ledger: Ledger, intent_id: str, limit: int | None = None) -> l
         seq = entry.get("seq")
         ts = entry.get("ts")
         try:
-            current = file_sha256(os.path.join(ledger.workspace_root, path))
+            current = hasher(os.path.join(ledger.workspace_root, path))
         except OSError:
             current = ""  # there but unreadable: whether it changed is unknown
         if current == "":
