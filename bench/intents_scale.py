@@ -72,6 +72,9 @@ class Workspace:
         with open(os.path.join(claude, "settings.local.json"), encoding="utf-8") as handle:
             self.env.update(json.load(handle).get("env", {}))
         self.env["CLAUDE_PROJECT_DIR"] = self.root
+        os.makedirs(os.path.join(self.root, "src", "f1"))
+        with open(os.path.join(self.root, "src", "f1", "a.py"), "w", encoding="utf-8") as handle:
+            handle.write("x = 1\n")  # what the PostToolUse case says was written
 
     def argv(self) -> list[str]:
         return ["/bin/sh", "-c", self.command]
@@ -106,6 +109,21 @@ class Workspace:
                 payload(root, "bench", "Read", {"file_path": os.path.join(root, "README.md")}),
                 0,
             ),
+            # the mutation record, then intent_map.md rebuilt (issue 12: flat in intents too)
+            "Write recorded (PostToolUse)": (
+                post_tool(
+                    payload(
+                        root,
+                        "bench",
+                        "Write",
+                        {
+                            "file_path": os.path.join(root, "src", "f1", "a.py"),
+                            "content": "x = 1\n",
+                        },
+                    )
+                ),
+                0,
+            ),
             "Bash allowed": (
                 payload(
                     root, "bench", "Bash", {"command": "mkdir -p src/f1 && echo x > src/f1/b.py"}
@@ -113,6 +131,14 @@ class Workspace:
                 0,
             ),
         }
+
+
+def post_tool(body: bytes) -> bytes:
+    """The PostToolUse event of a PreToolUse payload, as Claude Code sends it."""
+    event = json.loads(body)
+    event["hook_event_name"] = "PostToolUse"
+    event["tool_response"] = {"filePath": event["tool_input"]["file_path"], "success": True}
+    return json.dumps(event).encode()
 
 
 def multi_interleaved(
