@@ -24,7 +24,7 @@ import stat
 import time
 
 from paw_tui.core.policy.sources import RACY_NS, STAMPS
-from paw_tui.core.support.hashing import PREFIX, sha256
+from paw_tui.core.support.hashing import hash_regular_file
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -38,15 +38,6 @@ SAVES = "saves"
 COUNTS = {HASHES: 0, SAVES: 0}
 """Work done in this process: files read and hashed, memo rewrites (tests assert on these,
 never on timings)."""
-
-_CHUNK = 1 << 20
-_READ_FLAGS = (
-    os.O_RDONLY
-    | getattr(os, "O_NONBLOCK", 0)  # a FIFO planted at a touched path must not hang the gate
-    | getattr(os, "O_NOCTTY", 0)
-    | getattr(os, "O_CLOEXEC", 0)
-    | getattr(os, "O_BINARY", 0)
-)
 
 
 def _stamp(info: os.stat_result) -> tuple[int, int, int, int, int]:
@@ -101,22 +92,11 @@ class HashMemo:
         if known is not None and known[:5] == _stamp(info) and info.st_ctime_ns < self.racy_cut:
             self.new[path] = known
             return known[5]
-        try:
-            fd = os.open(path, _READ_FLAGS)
-        except (FileNotFoundError, NotADirectoryError):
-            return None
-        try:
-            before = os.fstat(fd)
-            if not stat.S_ISREG(before.st_mode):
-                return None  # replaced since the stat: as if nothing regular were there
-            COUNTS[HASHES] += 1
-            digest = sha256()
-            while block := os.read(fd, _CHUNK):
-                digest.update(block)
-            after = os.fstat(fd)
-        finally:
-            os.close(fd)
-        found = PREFIX + str(digest.hexdigest())
+        hashed = hash_regular_file(path)
+        if hashed is None:
+            return None  # gone, or replaced since the stat: as if nothing regular were there
+        COUNTS[HASHES] += 1
+        found, before, after = hashed
         stamp = _stamp(after)
         if STAMPS and stamp == _stamp(before) and after.st_ctime_ns < self.racy_cut:
             self.new[path] = (*stamp, found)  # quiet when read: its stamp can stand for it

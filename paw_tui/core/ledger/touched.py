@@ -364,15 +364,10 @@ class TouchedFile:
 def file_sha256(path: str) -> str | None:
     """``"sha256:<hex>"`` of a regular file's bytes; None when there is no regular file
     there. Raises OSError when it exists but cannot be read."""
-    import hashlib
+    from paw_tui.core.support.hashing import hash_regular_file
 
-    if not os.path.isfile(path):
-        return None
-    try:
-        with open(path, "rb") as handle:
-            return "sha256:" + hashlib.file_digest(handle, "sha256").hexdigest()
-    except FileNotFoundError:
-        return None
+    found = hash_regular_file(path)
+    return found[0] if found is not None else None
 
 
 def touched_files(
