@@ -53,6 +53,8 @@ if TYPE_CHECKING:
     from paw_tui.core.ledger.store import Ledger
 
 CHUNK = 1024 * 1024  # 4 MiB chunks were no faster and held ~20 MB more at once
+PACED_CHUNK = 128 * 1024
+"""The block of a paced scan: a few milliseconds of work between two calls of ``pace``."""
 _INCIDENT_STATUS = {
     "truncated": "truncated",
     "rewritten": "rewritten",
@@ -460,11 +462,22 @@ def _compare_head(result: VerifyResult, chain: _Chain, head: dict[str, object] |
         )
 
 
-def verify(ledger: Ledger, *, trust_keys: frozenset[str] = frozenset()) -> VerifyResult:
+def verify(
+    ledger: Ledger,
+    *,
+    trust_keys: frozenset[str] = frozenset(),
+    pace: Callable[[], object] | None = None,
+) -> VerifyResult:
     """Verify ``ledger``'s chain and signatures and compare it with its saved head.
 
     ``trust_keys`` names keys of other machines whose records may follow this machine's (a
-    ledger shared through version control)."""
+    ledger shared through version control).
+
+    ``pace``, for a caller that verifies in its own interpreter next to other work (the TUI,
+    where a second process would cost more memory than the scan itself), is called before each
+    block of :data:`PACED_CHUNK` bytes: it may sleep, so that the scan holds the interpreter
+    lock in short slices only, or raise to stop the scan (the exception propagates). The
+    garbage collector is then left as it is: it is the caller's."""
     result = VerifyResult(ledger.path)
     head: dict[str, object] | None = None
     try:
@@ -492,10 +505,11 @@ def verify(ledger: Ledger, *, trust_keys: frozenset[str] = frozenset()) -> Verif
         os.close(fd)
         raise LedgerError(f"Cannot read the audit ledger {ledger.path}: it is not a regular file.")
     if fd is not None:
-        collecting = gc.isenabled()
-        gc.disable()  # the scan makes ~5 containers a line and no cycles: collections only cost
+        collecting = gc.isenabled() and pace is None
+        if collecting:
+            gc.disable()  # the scan makes ~5 containers a line and no cycles: collections only cost
         try:
-            _stream(fd, chain, result)
+            _stream(fd, chain, result, pace)
         except IsADirectoryError:
             raise LedgerError(
                 f"Cannot read the audit ledger {ledger.path}: it is a directory."
@@ -524,11 +538,16 @@ def verify(ledger: Ledger, *, trust_keys: frozenset[str] = frozenset()) -> Verif
     return result
 
 
-def _stream(fd: int, chain: _Chain, result: VerifyResult) -> None:
+def _stream(
+    fd: int, chain: _Chain, result: VerifyResult, pace: Callable[[], object] | None = None
+) -> None:
     remaining = os.fstat(fd).st_size
     carry = b""
+    chunk = CHUNK if pace is None else PACED_CHUNK
     while remaining > 0:
-        data = os.read(fd, min(CHUNK, remaining))
+        if pace is not None:
+            pace()
+        data = os.read(fd, min(chunk, remaining))
         if not data:
             break
         remaining -= len(data)

@@ -54,6 +54,10 @@ class PaneTabs(Tabs, can_focus=False):
 
 
 class MainScreen(Screen[None]):
+    # Where on_mount puts the focus anyway: Textual's default (the first focusable widget, in
+    # the instructions pane) would mark that pane, then unmark it, restyling it twice before
+    # the first paint.
+    AUTO_FOCUS = "#intents-table"
     BINDINGS = [
         Binding("tab", "focus_step(1)", "Next field", show=False, id="main.next"),
         Binding("shift+tab", "focus_step(-1)", "Previous field", show=False, id="main.previous"),

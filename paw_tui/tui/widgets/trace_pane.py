@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import subprocess
 import threading
 from array import array
 from collections.abc import Callable
@@ -84,7 +83,6 @@ class TracePane(Pane):
         self.chain = "verifying…"
         self.chain_ok = True
         self.verify_started = False
-        self.verifier: subprocess.Popen[str] | None = None  # the chain check while it runs
         # Set once a scan has been adopted: until then the watcher would read the whole file
         # as "appended" lines, so it waits.
         self.ready = ready
@@ -106,11 +104,6 @@ class TracePane(Pane):
     def on_resize(self) -> None:
         # shown again (a tab chosen, a zoom undone): the cursor row back in view
         self.view.call_after_refresh(self.view.scroll_to_cursor)
-
-    def on_unmount(self) -> None:
-        # the TUI quits: a chain check still running (a large ledger) ends with it
-        if self.verifier is not None and self.verifier.poll() is None:
-            self.verifier.kill()
 
     def on_mount(self) -> None:
         self.load()  # the older lines and the chain's check follow the first paint (_loaded)
@@ -146,55 +139,26 @@ class TracePane(Pane):
 
     @work(thread=True, exclusive=True, group="trace-verify", exit_on_error=False)
     def verify(self) -> None:
-        """Check the chain in a separate process: hashing a million lines in a thread would
-        hold the GIL and slow the live tail."""
-        import contextlib
-        import json
-        import subprocess
-        import sys
+        """Check the chain in this process, paced like the background index (see
+        :mod:`paw_tui.tui.chain_check`); a newer check or the TUI quitting stops it."""
+        from paw_tui.tui.chain_check import check_chain
 
         if not os.path.exists(self.index.path):
             self.post_message(self.Verified("no records yet", True))
             return
-        command = [
-            sys.executable,
-            "-m",
-            "paw_tui",
-            "trace",
-            "verify",
-            "--json",
-            "--workspace",
-            self.root,
-        ]
         worker = self._current_worker()
-        try:
-            process = subprocess.Popen(
-                command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
-            )
-            self.verifier = process
-            if hasattr(os, "setpriority"):  # the live tail comes first on a busy machine
-                with contextlib.suppress(OSError):
-                    os.setpriority(os.PRIO_PROCESS, process.pid, 10)
-            while True:
-                try:
-                    out, _ = process.communicate(timeout=0.25)
-                    break
-                except subprocess.TimeoutExpired:
-                    if worker is not None and worker.is_cancelled:  # the TUI quit
-                        process.kill()
-                        process.communicate()
-                        return
-            result = json.loads(out)
-        except (OSError, ValueError, subprocess.SubprocessError) as exc:
-            self.post_message(self.Verified(f"not verified ({type(exc).__name__})", False))
-            return
-        if result.get("first_bad_line") is not None:
-            text = f"broken at line {result['first_bad_line']}"
-        elif not result.get("ok"):
-            text = f"head {result.get('head_status')}"
-        else:
-            text = "verified"
-        self.post_message(self.Verified(text, bool(result.get("ok"))))
+
+        def stopped() -> bool:
+            return worker is not None and worker.is_cancelled
+
+        checked = check_chain(self.root, stopped, self._verify_stands_aside)
+        if checked is not None and not stopped():  # else a newer check's verdict is shown
+            self.post_message(self.Verified(*checked))
+
+    def _verify_stands_aside(self) -> bool:
+        """The live tail first, then reaching every record: the chain check slows to a crawl
+        while a new record goes to the screen or the older lines are still being indexed."""
+        return self.index.live() or not self.index.fully_indexed
 
     @work(thread=True, exclusive=True, group="trace-filter", exit_on_error=False)
     def run_filter(self, text: str, generation: int) -> None:
