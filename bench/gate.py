@@ -68,6 +68,7 @@ def main() -> int:
         env = clean_env(
             PAW_STATE_DIR=os.path.join(base, "state"), PAW_USER_HOME=os.path.join(base, "home")
         )
+        env["CLAUDE_PROJECT_DIR"] = root  # Claude Code sets it for every hook it runs
         subprocess.run([script, "init"], cwd=root, env=env, check=True, capture_output=True)
         select = payload(root, "bench", "mcp__paw__select_active_intent", {"intent_id": "INT-001"})
         subprocess.run(
