@@ -31,11 +31,11 @@ whose protected files did not change: the index is read, and that is all.
 
 from __future__ import annotations
 
-import marshal
 import os
 import time
 
 from paw_tui.core.confine import drift_fs as fs
+from paw_tui.core.support.tagged_file import dump_entries, load_entries
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -67,28 +67,19 @@ def _hex_of(digest: str) -> str | None:
     return name if len(name) == 64 and _HEX.issuperset(name) else None
 
 
+def _valid_entry(entry: object) -> bool:
+    return (
+        type(entry) is tuple
+        and len(entry) == 7
+        and type(entry[5]) is str
+        and _hex_of(entry[5]) is not None
+    )
+
+
 def _load_index(directory: str) -> dict[str, Entry]:
     """The index, or an empty one when it is missing or not one this version wrote."""
-    try:
-        with open(os.path.join(directory, INDEX), "rb") as handle:
-            value = marshal.loads(handle.read())
-    except (OSError, EOFError, ValueError, TypeError):
-        return {}
-    if not (type(value) is tuple and len(value) == 3 and value[:2] == (MAGIC, VERSION)):
-        return {}
-    entries = value[2]
-    if type(entries) is not dict:
-        return {}
-    for key, entry in entries.items():
-        if not (
-            type(key) is str
-            and type(entry) is tuple
-            and len(entry) == 7
-            and type(entry[5]) is str
-            and _hex_of(entry[5]) is not None
-        ):
-            return {}
-    return entries
+    found = load_entries(os.path.join(directory, INDEX), MAGIC, VERSION, _valid_entry)
+    return found  # type: ignore[return-value]  # each entry checked by _valid_entry
 
 
 class ContentStore:
@@ -192,7 +183,7 @@ class ContentStore:
         from paw_tui.core.support.fsutil import replace_unsynced
 
         os.makedirs(self.directory, mode=0o700, exist_ok=True)
-        data = marshal.dumps((MAGIC, VERSION, self.new), 4)
+        data = dump_entries(MAGIC, VERSION, self.new)  # type: ignore[arg-type]
         replace_unsynced(os.path.join(self.directory, INDEX), data, 0o600)
         COUNTS[INDEX_WRITES] += 1
         kept = {entry[5] for entry in self.new.values()}

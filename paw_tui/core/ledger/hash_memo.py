@@ -18,13 +18,13 @@ a missing, torn or foreign memo is an empty one (everything is hashed once more)
 
 from __future__ import annotations
 
-import marshal
 import os
 import stat
 import time
 
 from paw_tui.core.policy.sources import RACY_NS, STAMPS
 from paw_tui.core.support.hashing import hash_regular_file
+from paw_tui.core.support.tagged_file import dump_entries, load_entries
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -44,27 +44,18 @@ def _stamp(info: os.stat_result) -> tuple[int, int, int, int, int]:
     return (info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_ino, info.st_dev)
 
 
+def _valid_entry(entry: object) -> bool:
+    return (
+        type(entry) is tuple
+        and len(entry) == 6
+        and all(type(part) is int for part in entry[:5])
+        and type(entry[5]) is str
+    )
+
+
 def _load(path: str) -> dict[str, Entry]:
-    try:
-        with open(path, "rb") as handle:
-            value = marshal.loads(handle.read())
-    except (OSError, EOFError, ValueError, TypeError):
-        return {}
-    if not (type(value) is tuple and len(value) == 3 and value[:2] == (MAGIC, VERSION)):
-        return {}
-    entries = value[2]
-    if type(entries) is not dict:
-        return {}
-    for key, entry in entries.items():
-        if not (
-            type(key) is str
-            and type(entry) is tuple
-            and len(entry) == 6
-            and all(type(part) is int for part in entry[:5])
-            and type(entry[5]) is str
-        ):
-            return {}
-    return entries
+    found = load_entries(path, MAGIC, VERSION, _valid_entry)
+    return found  # type: ignore[return-value]  # each entry checked by _valid_entry
 
 
 class HashMemo:
@@ -112,7 +103,7 @@ class HashMemo:
 
         try:
             os.makedirs(os.path.dirname(self.path), mode=0o700, exist_ok=True)
-            replace_unsynced(self.path, marshal.dumps((MAGIC, VERSION, self.new), 4), 0o600)
+            replace_unsynced(self.path, dump_entries(MAGIC, VERSION, self.new), 0o600)  # type: ignore[arg-type]
         except OSError:
             return
         COUNTS[SAVES] += 1
