@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from gatekit import NO_INTENT, records, root
 
+from paw_tui.core.policy import compiled, sources
 from paw_tui.gate.api import Governor, decide
 
 __all__ = ["root"]
@@ -61,3 +63,38 @@ def test_a_broken_policy_denies(root: Path) -> None:
     (root / ".orchestration" / "active_intents.yaml").write_text("active_intents: [", "utf-8")
     verdict = Governor(str(root)).decide(call("write_file", paths=["src/a.py"]))
     assert not verdict.allow and verdict.reason
+
+
+def test_a_governor_keeps_its_policy_while_the_files_are_unchanged(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Quiet files (stamps that vouch for them): one load for many decisions; an edit, even
+    one keeping the size, is seen by the next decision."""
+    monkeypatch.setattr(sources, "RACY_NS", 0)  # the files count as quiet at once
+    governor = Governor(str(root))
+    assert governor.decide(call("select_active_intent", intent_id="INT-001")).allow
+    assert governor.decide(call("write_file", paths=["src/auth/a.py"])).allow
+    before = dict(compiled.COUNTS)
+    for number in range(20):
+        assert governor.decide(call("write_file", paths=[f"src/auth/f{number}.py"])).allow
+    assert compiled.COUNTS[compiled.LOADS] == before[compiled.LOADS]
+    assert compiled.COUNTS[compiled.RECORDS] == before[compiled.RECORDS]
+    path = root / ".orchestration" / "active_intents.yaml"
+    text = path.read_text("utf-8")
+    assert "src/auth/**" in text
+    path.write_text(text.replace("src/auth/**", "src/xuth/**"), "utf-8")  # same size
+    verdict = governor.decide(call("write_file", paths=["src/auth/late.py"]))
+    assert not verdict.allow
+    assert compiled.COUNTS[compiled.LOADS] == before[compiled.LOADS] + 1
+
+
+def test_a_governor_reloads_while_the_files_are_too_fresh_to_vouch(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sources, "RACY_NS", 10**18)  # every file changed "just now"
+    governor = Governor(str(root))
+    governor.decide(call("select_active_intent", intent_id="INT-001"))
+    before = dict(compiled.COUNTS)
+    for number in range(3):
+        governor.decide(call("write_file", paths=[f"src/auth/f{number}.py"]))
+    assert compiled.COUNTS[compiled.LOADS] == before[compiled.LOADS] + 3

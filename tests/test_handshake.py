@@ -536,12 +536,21 @@ def _session_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     opened: list[str] = []
     real_open = builtins.open
 
+    real_os_open = os.open
+
     def counting_open(file, *args, **kwargs):  # type: ignore[no-untyped-def]
         if "/sessions/" in str(file) and str(file).endswith(".json"):
             opened.append(str(file))
         return real_open(file, *args, **kwargs)
 
+    def counting_os_open(path, flags, *args, **kwargs):  # type: ignore[no-untyped-def]
+        reading = flags & (os.O_WRONLY | os.O_RDWR) == 0
+        if reading and "/sessions/" in str(path) and str(path).endswith(".json"):
+            opened.append(str(path))
+        return real_os_open(path, flags, *args, **kwargs)
+
     monkeypatch.setattr(builtins, "open", counting_open)
+    monkeypatch.setattr(os, "open", counting_os_open)
     return opened
 
 

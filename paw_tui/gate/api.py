@@ -27,6 +27,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from paw_tui.core.policy.compiled import Policy
     from paw_tui.core.support.keyed import Mac
 
 
@@ -63,14 +64,17 @@ class Verdict:
 
 class Governor:
     """Decisions for one workspace root (``None``: found from each event's ``cwd``). Each
-    root's signing key is loaded once per governor: a loop deciding many calls should not
-    read it from disk every time."""
+    root's signing key is loaded once per governor, and its policy kept while the policy
+    files' stamps vouch that they did not change (two ``stat`` calls a decision instead of
+    reading and checking the signed cache): a loop deciding many calls, from many threads,
+    should not redo that work every time."""
 
-    __slots__ = ("root", "_signers")
+    __slots__ = ("root", "_signers", "_policies")
 
     def __init__(self, root: str | None = None) -> None:
         self.root = os.path.abspath(root) if root is not None else None
         self._signers: dict[str, Mac] = {}
+        self._policies: dict[str, Policy] = {}
 
     def decide(self, event: Mapping[str, object]) -> Verdict:
         from paw_tui.gate.clients import generic
@@ -103,16 +107,22 @@ class Governor:
                 raise PayloadError(
                     f"no paw-tui workspace was found from {event.cwd or os.getcwd()}"
                 )
+            from paw_tui.core.policy.compiled import still_current
             from paw_tui.core.workspace.state import WorkspaceState
             from paw_tui.gate.apply import apply
             from paw_tui.gate.decide import decide
             from paw_tui.gate.facts import gather
 
-            state = WorkspaceState(root, signer=self._signers.get(root))
+            policy = self._policies.get(root)
+            if policy is not None and not still_current(policy):
+                policy = None
+            state = WorkspaceState(root, signer=self._signers.get(root), policy=policy)
             facts = gather(state, event)
             done = apply(state, facts, decide(facts))
             if root not in self._signers and state.has_signer:
                 self._signers[root] = state.signer
+            if state.loaded_policy is not None and state.loaded_policy.stamps is not None:
+                self._policies[root] = state.loaded_policy
             return Verdict(done.allow, done.reason, done.intent_id, done.context)
         except Exception as error:  # the hook's rule: a tool call that cannot be decided is denied
             if event.kind != PRE_TOOL:

@@ -9,12 +9,14 @@ policy: never exit 1, never a traceback. Run through the installed hook command
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 
 import pytest
 
 from .kit import (
+    SESSION,
     GateResult,
     assert_denied,
     gate,
@@ -163,3 +165,17 @@ def test_malformed_payloads_leave_no_traceback_in_process(wsroot: Path) -> None:
     raw = json.dumps(write_payload(wsroot, "src/a.py"))
     deep = raw[:-1] + ', "x": ' + "[" * 50_000 + "]" * 50_000 + "}"
     assert_policy_deny(gate(deep.encode()))
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_fifo_planted_as_a_session_record_does_not_hang_the_gate(wsroot: Path) -> None:
+    """A session record replaced by a FIFO: reading it must not block (a hook that times
+    out lets the tool run); the record reads as unreadable, so the session holds nothing."""
+    from paw_tui.core.handshake.sessions import session_path
+
+    selected(wsroot, "INT-006")
+    record = Path(session_path(str(wsroot), SESSION))
+    record.unlink()
+    os.mkfifo(record)
+    result = launch(write_payload(wsroot, "src/auth/a.py"), cwd=wsroot, timeout=30)
+    assert_policy_deny(result)

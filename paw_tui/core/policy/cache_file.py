@@ -23,6 +23,8 @@ rebuilds from the YAML (never widens).
 
 from __future__ import annotations
 
+import os
+
 from paw_tui.core.support import fastjson as json  # json's API without importing re (~15 ms)
 from paw_tui.core.support.hashing import sha256
 from paw_tui.core.support.keyed import same
@@ -234,13 +236,18 @@ class CacheReader:
         return count
 
     def _read_at(self, at: int, length: int) -> bytes:
-        self._file.seek(at)
+        # pread where there is one: one call instead of a seek and a read, and no shared file
+        # position, so threads sharing a policy (a Governor's) read records safely
+        pread = getattr(os, "pread", None)
+        if pread is None:  # pragma: no cover - Windows
+            self._file.seek(at)
         chunks = []
         while length > 0:
-            chunk = self._file.read(length)
+            chunk = pread(self._file.fileno(), length, at) if pread else self._file.read(length)
             if not chunk:
                 break
             chunks.append(chunk)
+            at += len(chunk)
             length -= len(chunk)
         return b"".join(chunks)
 

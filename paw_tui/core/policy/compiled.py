@@ -43,10 +43,11 @@ COMPILES = "compiles"
 PARSES = "parses"
 RECORDS = "records"
 SCOPES = "scopes"
-COUNTS = {READS: 0, COMPILES: 0, PARSES: 0, RECORDS: 0, SCOPES: 0}
+LOADS = "loads"
+COUNTS = {READS: 0, COMPILES: 0, PARSES: 0, RECORDS: 0, SCOPES: 0, LOADS: 0}
 """In this process: loads that read (and hashed) the YAML files, policies compiled, intents
-files parsed, intent records read from the cache, and compiled scopes rebuilt from their data
-(an intent's or the protected set)."""
+files parsed, intent records read from the cache, compiled scopes rebuilt from their data
+(an intent's or the protected set), and calls of :func:`load_policy`."""
 
 
 class Policy:
@@ -74,6 +75,7 @@ class Policy:
         "_reader",
         "_sources",
         "_signer",
+        "stamps",
     )
 
     def __init__(
@@ -111,6 +113,9 @@ class Policy:
         """The YAML bytes the key was computed from (None when the stamps vouched for them):
         what the policy is compiled from when a part of the cache fails its check."""
         self._signer = signer
+        self.stamps: list[Stamp] | None = None
+        """Both files' stamps when they vouch for the files this policy came from (quiet
+        when read: :mod:`~paw_tui.core.policy.sources`); None otherwise."""
 
     @property
     def valid(self) -> bool:
@@ -318,6 +323,7 @@ def load_policy(root: str, *, use_cache: bool = True, signer: Mac | None = None)
     both files still carry the stamps the cache recorded, they are not read at all
     (:mod:`paw_tui.core.policy.sources`).
     """
+    COUNTS[LOADS] += 1
     if signer is None:
         try:
             signer = load_key(root, create=True)
@@ -330,6 +336,7 @@ def load_policy(root: str, *, use_cache: bool = True, signer: Mac | None = None)
         if reader is not None and stamps is not None and stamps == current_stamps(root):
             cached = _from_cache(root, reader, str(reader.header.get("key")), None, signer)
             if cached is not None:
+                cached.stamps = stamps
                 return cached
             reader = None  # closed
     intents = read_source(layout.at(root, layout.INTENTS), layout.INTENTS)
@@ -344,6 +351,7 @@ def load_policy(root: str, *, use_cache: bool = True, signer: Mac | None = None)
         cached = _from_cache(root, reader, key, sources, signer)
         if cached is not None:
             _restamp(reader, [intents.stamp, governance.stamp], signer, root)
+            cached.stamps = _vouching(intents.stamp, governance.stamp)
             return cached
     elif reader is not None:
         reader.close()
@@ -351,7 +359,19 @@ def load_policy(root: str, *, use_cache: bool = True, signer: Mac | None = None)
     if not read_problems and signer is not None:
         save_policy_cache(policy, signer, [intents.stamp, governance.stamp])
         policy._signer = signer
+    policy.stamps = _vouching(intents.stamp, governance.stamp)
     return policy
+
+
+def _vouching(*stamps: Stamp | None) -> list[Stamp] | None:
+    return None if None in stamps else list(stamps)  # type: ignore[arg-type]
+
+
+def still_current(policy: Policy) -> bool:
+    """Whether ``policy`` is what :func:`load_policy` would give now, told by two ``stat``
+    calls: both files still carry stamps that vouched for them (a long-lived process, such as
+    a Governor deciding many calls, keeps its policy while this holds)."""
+    return policy.stamps is not None and policy.stamps == current_stamps(policy.root)
 
 
 def _from_cache(

@@ -66,6 +66,11 @@ class WorkspaceState:
             self._policy = load_policy(self.root, signer=self._signer_or_none())
         return self._policy
 
+    @property
+    def loaded_policy(self) -> Policy | None:
+        """The policy, if this state has loaded (or been given) it."""
+        return self._policy
+
     def reload_policy(self) -> Policy:
         """Read the policy again (after a shell command's changes to its files were undone)."""
         self._policy = None
