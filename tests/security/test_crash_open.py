@@ -19,8 +19,11 @@ from .kit import (
     SESSION,
     GateResult,
     assert_denied,
+    assert_deny_shape,
+    claude_payload,
     gate,
     launch,
+    reads_as_policy,
     selected,
     write_payload,
 )
@@ -179,3 +182,57 @@ def test_a_fifo_planted_as_a_session_record_does_not_hang_the_gate(wsroot: Path)
     os.mkfifo(record)
     result = launch(write_payload(wsroot, "src/auth/a.py"), cwd=wsroot, timeout=30)
     assert_policy_deny(result)
+
+
+def _planted_at(root: Path, where: str) -> Path:
+    from paw_tui.core.handshake.sessions import session_path
+    from paw_tui.core.workspace import layout, statedir
+    from paw_tui.core.workspace.secret import key_path
+
+    state = Path(statedir.workspace_state_dir(str(root)))
+    return {
+        "policy cache": root / layout.POLICY_CACHE,
+        "holders index": root / layout.SESSIONS / ".holders",
+        "session record": Path(session_path(str(root), SESSION)),
+        "Claude local settings": root / ".claude" / "settings.local.json",
+        "ledger": root / layout.LEDGER,
+        "signing key": Path(key_path(str(root))),
+        "ledger head": state / "agent_trace.jsonl.head",
+    }[where]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+@pytest.mark.parametrize(
+    "where",
+    [
+        "policy cache",
+        "holders index",
+        "session record",
+        "Claude local settings",
+        "ledger",
+        "signing key",
+        "ledger head",
+    ],
+)
+def test_a_fifo_planted_where_the_gate_reads_never_hangs_it(wsroot: Path, where: str) -> None:
+    """Opening a FIFO for reading waits for a writer: a hook that waits outlasts the client's
+    timeout, and the client runs the tool. Every file the gate reads is opened non-blocking
+    and must be a regular file; each kind of event still answers at once, and a write is
+    never allowed on the strength of a file it could not read."""
+    selected(wsroot, "INT-006")
+    planted = _planted_at(wsroot, where)
+    if planted.exists():
+        planted.unlink()
+    planted.parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(planted)
+    events = {
+        "write": write_payload(wsroot, "src/auth/a.py"),
+        "newcomer's write": write_payload(wsroot, "src/auth/a.py", session="s-new"),
+        "prompt": claude_payload("user_prompt_submit", wsroot, session=SESSION),
+        "session start": claude_payload("session_start_startup", wsroot, session="s-start"),
+    }
+    for name, payload in events.items():
+        result = launch(payload, cwd=wsroot, timeout=30)  # a hang raises TimeoutExpired
+        assert result.code in (0, 2), (name, result.code, result.err[-2000:])
+    reason = assert_deny_shape(launch(events["newcomer's write"], cwd=wsroot, timeout=30))
+    assert reason.endswith("Denying (fail closed).") or reads_as_policy(reason), reason

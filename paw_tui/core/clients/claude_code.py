@@ -21,6 +21,7 @@ from paw_tui.core.clients import commands
 from paw_tui.core.clients.claude_local import LOCAL_SETTINGS, paw_server_declined
 from paw_tui.core.clients.plan import PlannedFile, SetupPlan, json_file
 from paw_tui.core.errors import ValidationError
+from paw_tui.core.support.regular_file import read_regular
 
 NAME = "claude-code"
 SETTINGS = os.path.join(".claude", "settings.json")
@@ -202,7 +203,6 @@ def plan(root: str) -> SetupPlan:
 
 def _read(path: str) -> str | None:
     try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
+        return read_regular(path).decode("utf-8")
     except OSError:
         return None

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 
 from paw_tui.core.support import fastjson as json
+from paw_tui.core.support.regular_file import read_regular
 
 LOCAL_SETTINGS = os.path.join(".claude", "settings.local.json")
 SERVER_NAME = "paw"
@@ -18,8 +19,7 @@ SERVER_NAME = "paw"
 def paw_server_declined(root: str) -> bool:
     """Whether the person declined the project's ``paw`` MCP server."""
     try:
-        with open(os.path.join(root, LOCAL_SETTINGS), "rb") as handle:
-            data = json.loads(handle.read())
+        data = json.loads(read_regular(os.path.join(root, LOCAL_SETTINGS)))
     except (OSError, ValueError):
         return False
     disabled = data.get("disabledMcpjsonServers") if isinstance(data, dict) else None

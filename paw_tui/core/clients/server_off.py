@@ -15,6 +15,7 @@ import os
 
 from paw_tui.core.clients.claude_local import paw_server_declined
 from paw_tui.core.support import fastjson as json
+from paw_tui.core.support.regular_file import read_regular
 
 SERVER_NAME = "paw"
 HOW_TO_ENABLE = {
@@ -28,8 +29,7 @@ HOW_TO_ENABLE = {
 
 def _json(path: str) -> object:
     try:
-        with open(path, "rb") as handle:
-            return json.loads(handle.read())
+        return json.loads(read_regular(path))
     except (OSError, ValueError):
         return None
 

@@ -21,6 +21,7 @@ import os
 import sys
 
 from paw_tui.core.confine.spec import write_spec
+from paw_tui.core.support.regular_file import read_regular
 from paw_tui.core.workspace import statedir
 
 TYPE_CHECKING = False
@@ -80,9 +81,8 @@ def shell_environment(
     )
     path = os.path.join(directory, BASH_ENV_FILE)
     try:
-        with open(path, encoding="utf-8") as handle:
-            current = handle.read()
-    except OSError:
+        current: str | None = read_regular(path).decode("utf-8")
+    except (OSError, UnicodeDecodeError):
         current = None
     if current != text:
         from paw_tui.core.support.fsutil import atomic_write

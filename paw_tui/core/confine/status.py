@@ -7,6 +7,7 @@ import os
 
 from paw_tui.core.confine import boundary
 from paw_tui.core.support import fastjson as json  # json without re: this runs in the hook
+from paw_tui.core.support.regular_file import read_regular
 
 KERNEL = "kernel boundary"
 HEURISTIC = "gate + drift detection"
@@ -35,8 +36,7 @@ def configured_bash_env(root: str) -> str | None:
     Code's settings ``env``, or Gemini CLI's ``.gemini/.env``."""
     for relative in CLAUDE_SETTINGS:
         try:
-            with open(os.path.join(root, relative), encoding="utf-8") as handle:
-                data = json.loads(handle.read())
+            data = json.loads(read_regular(os.path.join(root, relative)))
         except (OSError, ValueError):
             continue
         env = data.get("env") if isinstance(data, dict) else None
@@ -49,12 +49,11 @@ def configured_bash_env(root: str) -> str | None:
 def _dotenv_value(path: str, name: str) -> str | None:
     """``name``'s value in a dotenv file (``NAME=value``, optionally ``export``ed, quoted)."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            for line in handle:
-                key, equals, value = line.strip().removeprefix("export ").partition("=")
-                value = value.strip().strip("'\"")
-                if equals and key.strip() == name and value:
-                    return value
+        for line in read_regular(path).decode("utf-8").splitlines():
+            key, equals, value = line.strip().removeprefix("export ").partition("=")
+            value = value.strip().strip("'\"")
+            if equals and key.strip() == name and value:
+                return value
     except (OSError, UnicodeDecodeError):
         pass
     return None

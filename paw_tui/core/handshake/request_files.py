@@ -8,6 +8,7 @@ import json
 import os
 
 from paw_tui.core.support.fsutil import atomic_write
+from paw_tui.core.support.regular_file import read_regular
 from paw_tui.core.workspace import layout
 
 TYPE_CHECKING = False
@@ -63,8 +64,7 @@ class RequestFolder:
         """The request ``request_id``; None when the id is invalid or the file is missing or
         unreadable."""
         try:
-            with open(self.path(root, request_id), "rb") as handle:
-                data = json.loads(handle.read())
+            data = json.loads(read_regular(self.path(root, request_id)))
             return from_dict(data) if isinstance(data, dict) else None
         except (OSError, ValueError, TypeError, AttributeError):
             return None

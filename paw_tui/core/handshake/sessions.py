@@ -22,6 +22,7 @@ import time
 from paw_tui.core.support import fastjson as json  # json's API without importing re (~15 ms)
 from paw_tui.core.support.hashing import sha256_hex
 from paw_tui.core.support.locking import FileLock
+from paw_tui.core.support.regular_file import read_regular
 from paw_tui.core.workspace import layout
 
 TYPE_CHECKING = False
@@ -134,34 +135,13 @@ def load_session(root: str, session_id: str) -> Session | None:
     """The session's record; None when there is none or it is unreadable (a broken record
     holds no intent: the agent selects again, which fails closed)."""
     try:
-        data = json.loads(_read_record(session_path(root, session_id)))
+        data = json.loads(read_regular(session_path(root, session_id)))
         if not isinstance(data, dict):
             return None
         session = Session.from_dict(data)
     except (OSError, ValueError, TypeError, AttributeError):
         return None
     return session if session.session_id == session_id else None
-
-
-_READ_FLAGS = (
-    os.O_RDONLY
-    | getattr(os, "O_NONBLOCK", 0)  # a FIFO planted as a session record must not hang the gate
-    | getattr(os, "O_CLOEXEC", 0)
-    | getattr(os, "O_BINARY", 0)
-)
-
-
-def _read_record(path: str) -> bytes:
-    """A session record's bytes with plain reads: a buffered file object adds four system
-    calls to every decision (a Governor deciding from many threads feels each one)."""
-    fd = os.open(path, _READ_FLAGS)
-    try:
-        chunks = []
-        while chunk := os.read(fd, 65536):
-            chunks.append(chunk)
-    finally:
-        os.close(fd)
-    return b"".join(chunks)
 
 
 def save_session(root: str, session: Session) -> None:
@@ -197,8 +177,7 @@ def iter_sessions(root: str) -> Iterator[Session]:
         if not name.endswith(".json") or name.startswith("."):
             continue
         try:
-            with open(os.path.join(directory, name), "rb") as handle:
-                data = json.loads(handle.read())
+            data = json.loads(read_regular(os.path.join(directory, name)))
             if isinstance(data, dict):
                 yield Session.from_dict(data)
         except (OSError, ValueError, TypeError, AttributeError):
@@ -212,8 +191,7 @@ def _index_path(root: str) -> str:
 def read_holders_index(root: str) -> dict[str, str] | None:
     """``{session id: intent id}``; None when the index is missing or unreadable."""
     try:
-        with open(_index_path(root), "rb") as handle:
-            data = json.loads(handle.read())
+        data = json.loads(read_regular(_index_path(root)))
     except (OSError, ValueError):
         return None
     holders = data.get("holders") if isinstance(data, dict) else None

@@ -21,6 +21,7 @@ import marshal
 import os
 
 from paw_tui.core.ledger.touched import safe_name
+from paw_tui.core.support.regular_file import read_regular
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -122,8 +123,7 @@ def build(policy: Policy) -> Skeleton:
 def load(path: str, key: str) -> Skeleton | None:
     """The skeleton kept at ``path`` for the policy ``key``, or None."""
     try:
-        with open(path, "rb") as handle:
-            value = marshal.loads(handle.read())
+        value = marshal.loads(read_regular(path))
     except (OSError, EOFError, ValueError, TypeError):
         return None
     if not (

@@ -20,7 +20,9 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 
 EMPTY_HASH = HASH_PREFIX + "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
-OPEN_FLAGS = getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
+# O_NONBLOCK: opening a FIFO planted as the ledger or its head must not hang the gate (a
+# hook that outlasts the client's timeout lets the tool run); regular files ignore it.
+OPEN_FLAGS = getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0)
 DEFAULT_TAIL_BYTES = 4 * 1024 * 1024  # tail(): read at most this much from the end
 DEFAULT_INTENT_BYTES = 1024 * 1024  # recent_for_intent(): the intent context block's budget
 

@@ -30,6 +30,7 @@ from paw_tui.core.ledger.records import MUTATION
 from paw_tui.core.support import fastjson as json  # json's API without importing re (~15 ms)
 from paw_tui.core.support.hashing import sha256_hex
 from paw_tui.core.support.locking import FileLock, LockError
+from paw_tui.core.support.regular_file import read_regular
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -142,8 +143,7 @@ def _read(path: str) -> Index | None:
     """The folded index in ``path``; None when the file is missing or its header is not
     ours (it is then started afresh)."""
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
+        data = read_regular(path)
     except (FileNotFoundError, NotADirectoryError):
         return None
     header = _header(data)
@@ -255,8 +255,7 @@ def index_status(ledger: Ledger) -> str:
     """``complete`` (built from the first record), ``partial`` (started later: older
     mutations are missing until :func:`rebuild_index`) or ``absent``."""
     try:
-        with open(os.path.join(index_dir(ledger), META_NAME), "rb") as handle:
-            meta = json.loads(handle.read())
+        meta = json.loads(read_regular(os.path.join(index_dir(ledger), META_NAME)))
     except (OSError, ValueError):
         return "absent"
     if isinstance(meta, dict) and meta.get("base_seq") == 0:

@@ -28,6 +28,7 @@ import os
 from paw_tui.core.support import fastjson as json  # json's API without importing re (~15 ms)
 from paw_tui.core.support.hashing import sha256
 from paw_tui.core.support.keyed import same
+from paw_tui.core.support.regular_file import open_regular
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -178,7 +179,7 @@ class CacheReader:
         """The cache at ``path`` when its header carries this key's MAC; None when it is
         missing, torn, foreign or edited (the caller then rebuilds it)."""
         try:
-            file = open(path, "rb", buffering=0)  # kept open: the records are read later
+            file = open_regular(path)  # kept open: the records are read later
         except OSError:
             return None
         try:

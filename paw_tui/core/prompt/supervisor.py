@@ -78,8 +78,9 @@ def get_supervisor(root: str, session_id: str | None = None) -> str | None:
     import json
 
     try:
-        with open(supervisor_path(root, session_id), "rb") as handle:
-            record = json.loads(handle.read())
+        from paw_tui.core.support.regular_file import read_regular
+
+        record = json.loads(read_regular(supervisor_path(root, session_id)))
     except (OSError, ValueError):
         return None
     if not isinstance(record, dict) or record.get("session_id") != session_id:

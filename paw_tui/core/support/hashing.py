@@ -10,6 +10,8 @@ import os
 import stat
 import sys
 
+from paw_tui.core.support.regular_file import READ_FLAGS
+
 # Named by version: a failed import searches every path entry (about 0.1 ms in a hook).
 try:
     if sys.version_info >= (3, 12):
@@ -25,13 +27,6 @@ __all__ = ["PREFIX", "content_hash", "hash_regular_file", "sha256", "sha256_hex"
 FILE_CHUNK = 1 << 20
 LARGE_FILE = 8 << 20
 """Past this many bytes OpenSSL's SHA-256 (``hashlib``) repays the ~5 ms its import costs."""
-_READ_FLAGS = (
-    os.O_RDONLY
-    | getattr(os, "O_NONBLOCK", 0)  # a FIFO swapped in after the stat must not hang us
-    | getattr(os, "O_NOCTTY", 0)
-    | getattr(os, "O_CLOEXEC", 0)
-    | getattr(os, "O_BINARY", 0)
-)
 
 
 def sha256_hex(data: bytes) -> str:
@@ -51,7 +46,7 @@ def hash_regular_file(path: str) -> tuple[str, os.stat_result, os.stat_result] |
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
             return None
-        fd = os.open(path, _READ_FLAGS)
+        fd = os.open(path, READ_FLAGS)  # never blocks: a FIFO swapped in after the stat
     except (FileNotFoundError, NotADirectoryError, ValueError):
         return None
     try:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import marshal
 
+from paw_tui.core.support.regular_file import read_regular
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -24,8 +26,7 @@ def load_entries(
     """The entries the file at ``path`` holds when it is this ``magic`` and ``version`` and
     every entry passes ``valid``; empty otherwise (missing, torn, foreign, or malformed)."""
     try:
-        with open(path, "rb") as handle:
-            value = marshal.loads(handle.read())
+        value = marshal.loads(read_regular(path))
     except (OSError, EOFError, ValueError, TypeError):
         return {}
     if not (type(value) is tuple and len(value) == 3 and value[:2] == (magic, version)):

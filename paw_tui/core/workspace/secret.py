@@ -20,7 +20,10 @@ from paw_tui.core.support.keyed import KEY_BYTES, Mac
 from paw_tui.core.workspace import statedir
 
 KEY_FILE = "signing.key"
-_OPEN_FLAGS = getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
+# O_NONBLOCK: a FIFO planted as the key must not hang the gate; regular files ignore it
+_OPEN_FLAGS = (
+    getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0)
+)
 
 
 def key_path(root: str, *, state_base: str | None = None) -> str:
