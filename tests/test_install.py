@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -414,3 +416,21 @@ def test_install_refuses_an_env_that_is_not_an_object(root: Path, run_cli: RunCl
     assert "'env' in" in result.err and "nothing was changed" in result.err
     assert local.read_text(encoding="utf-8") == '{"env": ["BASH_ENV"]}'
     assert not settings_path(root).exists(), "nothing is written when one file cannot be"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_fifo_in_place_of_a_settings_file_is_named_not_waited_on(
+    root: Path, run_cli: RunCli
+) -> None:
+    settings = settings_path(root)
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(settings)
+    done: list[Any] = []
+    worker = threading.Thread(target=lambda: done.append(install(run_cli, root)), daemon=True)
+    worker.start()
+    worker.join(timeout=30)  # generous: a blocking open would wait for ever
+    assert done, "install blocked on a FIFO"
+    result = done[0]
+    assert result.code != 0
+    assert "not a regular file" in result.err and str(settings) in result.err
+    assert settings.is_fifo()  # left as it was: nothing written

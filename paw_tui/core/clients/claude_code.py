@@ -21,7 +21,7 @@ from paw_tui.core.clients import commands
 from paw_tui.core.clients.claude_local import LOCAL_SETTINGS, paw_server_declined
 from paw_tui.core.clients.plan import PlannedFile, SetupPlan, json_file
 from paw_tui.core.errors import ValidationError
-from paw_tui.core.support.regular_file import read_regular
+from paw_tui.core.support.regular_file import read_regular_text
 
 NAME = "claude-code"
 SETTINGS = os.path.join(".claude", "settings.json")
@@ -203,6 +203,6 @@ def plan(root: str) -> SetupPlan:
 
 def _read(path: str) -> str | None:
     try:
-        return read_regular(path).decode("utf-8")
+        return read_regular_text(path)
     except OSError:
         return None

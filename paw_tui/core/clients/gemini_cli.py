@@ -30,6 +30,7 @@ from paw_tui.core.clients import commands
 from paw_tui.core.clients.claude_code import machine_environment, merge_hooks
 from paw_tui.core.clients.plan import PlannedFile, SetupPlan, read_text
 from paw_tui.core.errors import ValidationError
+from paw_tui.core.support.regular_file import read_regular_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -213,9 +214,8 @@ def read_env_file(path: str) -> dict[str, str]:
     """``NAME=value`` lines of a dotenv file (quotes removed); empty when it is absent."""
     values: dict[str, str] = {}
     try:
-        with open(path, encoding="utf-8") as handle:
-            lines = handle.read().splitlines()
-    except OSError:
+        lines = read_regular_text(path).splitlines()
+    except (OSError, UnicodeDecodeError):
         return values
     for line in lines:
         text = line.strip()

@@ -14,6 +14,7 @@ import os
 import shlex
 
 from paw_tui.core.errors import ValidationError
+from paw_tui.core.support.regular_file import read_regular_text
 
 
 class PlannedFile:
@@ -69,8 +70,7 @@ def load_json_object(path: str, *, allow_comments: bool = False) -> dict[str, ob
     written) when it is not a JSON object. ``allow_comments``: ``//`` line comments, as VS Code
     and Gemini CLI accept in their settings, are skipped."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
+        text = read_regular_text(path)
     except FileNotFoundError:
         return None
     except OSError as exc:
@@ -101,8 +101,7 @@ def _without_line_comments(text: str) -> str:
 
 def read_text(path: str) -> str | None:
     try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
+        return read_regular_text(path)
     except FileNotFoundError:
         return None
     except OSError as exc:

@@ -21,7 +21,7 @@ import os
 import sys
 
 from paw_tui.core.confine.spec import write_spec
-from paw_tui.core.support.regular_file import read_regular
+from paw_tui.core.support.regular_file import read_regular_text
 from paw_tui.core.workspace import statedir
 
 TYPE_CHECKING = False
@@ -81,7 +81,7 @@ def shell_environment(
     )
     path = os.path.join(directory, BASH_ENV_FILE)
     try:
-        current: str | None = read_regular(path).decode("utf-8")
+        current: str | None = read_regular_text(path)
     except (OSError, UnicodeDecodeError):
         current = None
     if current != text:

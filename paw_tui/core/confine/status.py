@@ -7,7 +7,7 @@ import os
 
 from paw_tui.core.confine import boundary
 from paw_tui.core.support import fastjson as json  # json without re: this runs in the hook
-from paw_tui.core.support.regular_file import read_regular
+from paw_tui.core.support.regular_file import read_regular, read_regular_text
 
 KERNEL = "kernel boundary"
 HEURISTIC = "gate + drift detection"
@@ -49,7 +49,7 @@ def configured_bash_env(root: str) -> str | None:
 def _dotenv_value(path: str, name: str) -> str | None:
     """``name``'s value in a dotenv file (``NAME=value``, optionally ``export``ed, quoted)."""
     try:
-        for line in read_regular(path).decode("utf-8").splitlines():
+        for line in read_regular_text(path).splitlines():
             key, equals, value = line.strip().removeprefix("export ").partition("=")
             value = value.strip().strip("'\"")
             if equals and key.strip() == name and value:

@@ -13,6 +13,7 @@ from paw_tui.core.policy.compiled import (
     save_policy_cache,
 )
 from paw_tui.core.support.fsutil import atomic_write
+from paw_tui.core.support.regular_file import read_regular
 from paw_tui.core.workspace import layout
 
 TYPE_CHECKING = False
@@ -75,13 +76,11 @@ def open_for_edit(root: str, intent_id: str, what: str) -> IntentFile:
         hint = did_you_mean_sentence(intent_id, ids)
         raise ValidationError(f"Unknown intent '{intent_id}'. Known intents: {known}.{hint}")
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
+        data = read_regular(path)
     except OSError as exc:
         raise IntentEditError(f"Cannot read {path}: {exc.strerror or exc}.") from exc
     try:
-        with open(layout.at(root, layout.GOVERNANCE), "rb") as handle:
-            governance: bytes | None = handle.read()
+        governance: bytes | None = read_regular(layout.at(root, layout.GOVERNANCE))
     except FileNotFoundError:
         governance = None
     if policy_key(data, governance) != policy.key:

@@ -21,6 +21,8 @@ from collections import OrderedDict
 from itertools import accumulate, islice, repeat
 from operator import add
 
+from paw_tui.core.support.regular_file import open_regular
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -151,7 +153,7 @@ def scan_head(
         return tail
     found = array(tail.offsets.typecode, [0])
     try:
-        with open(path, "rb", buffering=0) as handle:
+        with open_regular(path) as handle:
             position = 0
             while position < stop_at:
                 if should_stop is not None and should_stop():
@@ -273,7 +275,7 @@ class TraceIndex:
         if size <= end:
             return Update(UNCHANGED, end=end, identity=identity)
         try:
-            with open(self.path, "rb") as handle:
+            with open_regular(self.path) as handle:
                 handle.seek(end)
                 chunk = handle.read(size - end)
         except OSError:
@@ -309,7 +311,7 @@ class TraceIndex:
         start = self.offsets[index]
         stop = self.offsets[index + 1] if index + 1 < len(self.offsets) else self.end
         try:
-            with open(self.path, "rb") as handle:
+            with open_regular(self.path) as handle:
                 handle.seek(start)
                 return handle.read(max(0, stop - start)).rstrip(b"\n")
         except OSError:
@@ -350,7 +352,7 @@ class TraceIndex:
         line = 0
         carry = b""
         try:
-            with open(self.path, "rb") as handle:
+            with open_regular(self.path) as handle:
                 handle.seek(start)
                 position = start
                 while position < stop:

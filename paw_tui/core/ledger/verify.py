@@ -44,6 +44,7 @@ from paw_tui.core.ledger.io import EMPTY_HASH, LedgerError
 from paw_tui.core.ledger.records import MAC_CLOSE, MAC_OPEN, split_mac
 from paw_tui.core.support.hashing import PREFIX as HASH_PREFIX
 from paw_tui.core.support.keyed import BLOCK, Mac, same
+from paw_tui.core.support.regular_file import read_regular
 from paw_tui.core.workspace.secret import key_path, load_key
 
 TYPE_CHECKING = False
@@ -186,8 +187,7 @@ class _FastMac:
         not give the very same MACs (the slow path then checks every line)."""
         try:
             path = key_path(ledger.workspace_root, state_base=ledger.state_base)
-            with open(path, "rb") as handle:
-                key = handle.read(4 * BLOCK)
+            key = read_regular(path)[: 4 * BLOCK]
         except OSError:
             return None
         fast = cls(key, mac.key_id)

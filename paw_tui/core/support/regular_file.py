@@ -61,3 +61,9 @@ def open_regular(path: str) -> BinaryIO:
     :func:`read_regular`)."""
     handle: BinaryIO = open(_open(path), "rb", buffering=0)
     return handle
+
+
+def read_regular_text(path: str) -> str:
+    """:func:`read_regular` decoded as UTF-8 with universal newlines, as ``open(path,
+    encoding="utf-8").read()`` gives it (UnicodeDecodeError when it is not UTF-8)."""
+    return read_regular(path).decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
