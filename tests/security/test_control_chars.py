@@ -10,6 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from paw_tui.core.support.printable import has_control, is_control
 
 from .kit import (
     assert_deny_shape,
@@ -159,3 +163,19 @@ def test_a_scope_request_reason_is_shown_clean(wsroot: Path) -> None:
     done = cli("scope", "requests", cwd=wsroot)
     assert done.returncode == 0, done.stderr
     assert_clean_view(done.stdout)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=st.characters(codec=None, blacklist_categories=())))
+def test_the_control_check_finds_exactly_the_control_characters(text: str) -> None:
+    """The gate's check takes a printable text at once; it must never miss a control
+    character (C0, DEL, C1, a lone surrogate) for it, nor find one that is not there."""
+    assert has_control(text) == any(is_control(char) for char in text)
+
+
+def test_every_control_character_is_unprintable() -> None:
+    """What makes the fast answer sound, checked over the whole code space."""
+    for code in range(0x110000):
+        char = chr(code)
+        if is_control(char):
+            assert not char.isprintable(), hex(code)

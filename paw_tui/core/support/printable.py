@@ -20,7 +20,9 @@ def is_control(char: str) -> bool:
 
 
 def has_control(text: str) -> bool:
-    return any(is_control(char) for char in text)
+    # Every character is_control names is unprintable (categories Cc and Cs), so a printable
+    # text (almost every path) is answered by one C-level scan.
+    return not text.isprintable() and any(is_control(char) for char in text)
 
 
 def printable(text: str) -> str:
