@@ -577,3 +577,28 @@ def test_a_signed_line_that_breaks_the_sequence_is_named(
     result = verify(ledger)
     assert result.first_bad_line == 4 and "seq is 5, expected 4" in str(result.reason)
     assert _slow_only(ledger, monkeypatch) == result.to_dict()
+
+
+def test_unsigned_history_goes_straight_to_the_slow_path(
+    ledger: Ledger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Lines from before records were signed: checked line by line, and the fast path is not
+    set up again for each of them (that doubled their cost); the signed lines after them
+    still take it."""
+    history = chained(
+        [{"v": 1, "seq": n, "ts": "2026-01-01T00:00:00Z", "event": "tool_allowed"}
+         for n in range(1, 201)]
+    )  # fmt: skip
+    write_lines(ledger, history)
+    fill(ledger, 30)  # signed here, chained to the history
+    attempts: list[int] = []
+    real = verify_module._Chain._feed_fast
+
+    def counted(self: object, raws: list[bytes], index: int) -> int:
+        attempts.append(index)
+        return real(self, raws, index)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(verify_module._Chain, "_feed_fast", counted)
+    result = verify(ledger)
+    assert result.ok and result.records == 230 and result.signed_here == 30
+    assert len(attempts) <= 2, attempts  # the signed run, not once per unsigned line

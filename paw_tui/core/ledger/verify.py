@@ -255,8 +255,11 @@ class _Chain:
     def _feed_checking(self, raws: list[bytes]) -> int:
         """Check lines until the first bad one; how many good lines were consumed."""
         index, count = 0, len(raws)
+        fast = self.fast
         while index < count:
-            if self.fast is not None:
+            # a line this key did not sign (older, unsigned history) goes straight to the slow
+            # path: setting the fast path up for every such line doubled their cost
+            if fast is not None and fast.middle in raws[index]:
                 index = self._feed_fast(raws, index)
                 if index == count:
                     break
