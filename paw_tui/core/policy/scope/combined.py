@@ -66,8 +66,11 @@ def fixed_segments(source: str) -> int | None:
                 close += 1
             while close < end and body[close] != "]":
                 close += 2 if body[close] == "\\" else 1
-            if "/" in body[i:close] and body[i + 1 : i + 2] != "^":
-                return None  # a class that could match a "/"
+            negated = body[i + 1 : i + 2] == "^"
+            if ("/" in body[i + 1 : close]) != negated:
+                # a class that could match a "/": one naming it, or a negated one that does
+                # not exclude it (pathspec turns "[!a]" into "[^a]", which matches a "/")
+                return None
             i = close + 1
         elif char in ".()|":
             return None
