@@ -170,6 +170,26 @@ def read_config(path: str) -> tuple[dict[str, object] | None, str | None]:
         return None, str(exc)
 
 
+def doctor_config(
+    root: str, rel: str, client: str, title: str
+) -> tuple[dict[str, object] | None, list[tuple[str, str, str]]]:
+    """A client's configuration file for its doctor, or the one row saying why there is none:
+    FAIL when it cannot be read, WARN naming the install command when it is absent."""
+    data, problem = read_config(os.path.join(root, rel))
+    if problem:
+        return None, [(FAIL, client, problem)]
+    if data is None:
+        return None, [(WARN, client, f"no {rel}: run 'paw-tui install {client}' to govern {title}")]
+    return data, []
+
+
+def add_boundary_note(notes: list[str], client_title: str) -> None:
+    """:func:`boundary_note` added to an install's ``notes`` when it applies."""
+    note = boundary_note(client_title)
+    if note:
+        notes.append(note)
+
+
 def gate_entries(hooks: object, event: str) -> list[dict[str, object]]:
     """Our entries under ``hooks[event]``."""
     entries = hooks.get(event) if isinstance(hooks, dict) else None

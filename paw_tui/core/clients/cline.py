@@ -129,9 +129,7 @@ def plan(root: str) -> SetupPlan:
         "this folder and finds the workspace from its own directory; the gate records the "
         "selection from the hook either way."
     )
-    note = hj.boundary_note(TITLE)
-    if note:
-        result.notes.append(note)
+    hj.add_boundary_note(result.notes, TITLE)
     return result
 
 

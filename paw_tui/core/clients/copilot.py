@@ -114,13 +114,9 @@ def hooks_rows(
     root: str, client: str, title: str, optional: tuple[str, ...]
 ) -> tuple[list[tuple[str, str, str]], bool]:
     """The doctor's rows about the shared hooks file, and whether it exists and can be read."""
-    data, problem = hj.read_config(os.path.join(root, HOOKS))
-    if problem:
-        return [(hj.FAIL, client, problem)], False
+    data, missing = hj.doctor_config(root, HOOKS, client, title)
     if data is None:
-        return [
-            (hj.WARN, client, f"no {HOOKS}: run 'paw-tui install {client}' to govern {title}")
-        ], False
+        return missing, False
     hooks = data.get("hooks")
     rows = hj.events_rows(client, HOOKS, hooks, {"preToolUse": f"{title}'s tool calls"}, optional)
     if data.get("disableAllHooks") is True:

@@ -74,20 +74,16 @@ def plan(root: str) -> SetupPlan:
         "Agents > Third-Party Imports: Cursor would run those too, with the Claude Code gate.",
         "Run 'paw-tui doctor' to check the set-up.",
     ]
-    note = hj.boundary_note(TITLE)
-    if note:
-        result.notes.append(note)
+    hj.add_boundary_note(result.notes, TITLE)
     return result
 
 
 def doctor(root: str) -> list[tuple[str, str, str]]:
     if not os.path.isdir(os.path.join(root, ".cursor")):
         return []  # Cursor is not used here
-    data, problem = hj.read_config(os.path.join(root, HOOKS))
-    if problem:
-        return [(hj.FAIL, NAME, problem)]
+    data, missing = hj.doctor_config(root, HOOKS, NAME, TITLE)
     if data is None:
-        return [(hj.WARN, NAME, f"no {HOOKS}: run 'paw-tui install cursor' to govern Cursor")]
+        return missing
     hooks = data.get("hooks")
     rows = hj.events_rows(
         NAME,

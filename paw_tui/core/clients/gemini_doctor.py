@@ -53,13 +53,9 @@ def check(root: str, environ: Mapping[str, str] | None = None) -> list[Row]:
     env = dict(os.environ if environ is None else environ)
     if not os.path.isdir(os.path.join(root, ".gemini")):
         return []
-    data, problem = hj.read_config(os.path.join(root, SETTINGS))
-    if problem:
-        return [(hj.FAIL, NAME, problem)]
+    data, missing = hj.doctor_config(root, SETTINGS, NAME, "Gemini CLI")
     if data is None:
-        return [
-            (hj.WARN, NAME, f"no {SETTINGS}: run 'paw-tui install gemini-cli' to govern Gemini CLI")
-        ]
+        return missing
     hooks = data.get("hooks")
     rows = _hook_rows(hooks)
     home = gemini_home(env)

@@ -114,18 +114,14 @@ def plan(root: str) -> SetupPlan:
         "Kiro's hook payloads carry no session id: the Kiro sessions started in one directory "
         "share one paw-tui session (and its intent)."
     )
-    note = hj.boundary_note(TITLE)
-    if note:
-        result.notes.append(note)
+    hj.add_boundary_note(result.notes, TITLE)
     return result
 
 
 def doctor(root: str) -> list[tuple[str, str, str]]:
-    data, problem = hj.read_config(os.path.join(root, HOOKS))
-    if problem:
-        return [(hj.FAIL, NAME, problem)]
+    data, why_not = hj.doctor_config(root, HOOKS, NAME, TITLE)
     if data is None:
-        return [(hj.WARN, NAME, f"no {HOOKS}: run 'paw-tui install kiro' to govern Kiro")]
+        return why_not
     hooks = data.get("hooks")
     ours = [h for h in hooks if hj.is_ours(h)] if isinstance(hooks, list) else []
     on = {h.get("trigger") for h in ours if isinstance(h, dict) and h.get("enabled") is not False}

@@ -78,18 +78,14 @@ def plan(root: str) -> SetupPlan:
         "Windsurf's hooks cannot add context: the agent reads the governance context through "
         "the paw MCP server (paw_get_context), and denials explain themselves."
     )
-    note = hj.boundary_note(TITLE)
-    if note:
-        result.notes.append(note)
+    hj.add_boundary_note(result.notes, TITLE)
     return result
 
 
 def doctor(root: str) -> list[tuple[str, str, str]]:
-    data, problem = hj.read_config(os.path.join(root, HOOKS))
-    if problem:
-        return [(hj.FAIL, NAME, problem)]
+    data, missing = hj.doctor_config(root, HOOKS, NAME, TITLE)
     if data is None:
-        return [(hj.WARN, NAME, f"no {HOOKS}: run 'paw-tui install windsurf' to govern Windsurf")]
+        return missing
     optional = tuple(event for event in EVENTS if event not in REQUIRED)
     rows = hj.events_rows(NAME, HOOKS, data.get("hooks"), REQUIRED, optional)
     mcp = mcp_config_path()
