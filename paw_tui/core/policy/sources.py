@@ -14,9 +14,9 @@ Windows reports the creation time as ``st_ctime``.
 from __future__ import annotations
 
 import os
-import stat
 import time
 
+from paw_tui.core.support.regular_file import open_regular_fd
 from paw_tui.core.workspace import layout
 
 MAX_SOURCE_BYTES = 1024 * 1024
@@ -56,15 +56,9 @@ def read_source(path: str, shown: str) -> Source:
     """The file's bytes, and a problem when it cannot be read (or is too large to compile)."""
     started = time.time_ns()
     try:
-        # O_NONBLOCK: a FIFO planted in place of the file must not hang the gate (a hook that
-        # times out lets the tool run).
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        fd = open_regular_fd(path)  # never blocks: a planted FIFO must not hang the gate
         try:
             info = os.fstat(fd)
-            if stat.S_ISDIR(info.st_mode):
-                raise IsADirectoryError(21, "is a directory", path)
-            if not stat.S_ISREG(info.st_mode):
-                raise OSError(22, "not a regular file", path)
             chunks = []
             size = 0
             while size <= MAX_SOURCE_BYTES:  # a read may return less than asked

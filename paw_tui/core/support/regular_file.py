@@ -28,7 +28,8 @@ READ_FLAGS = (
 """How every reader here opens a file."""
 
 
-def _open(path: str) -> int:
+def open_regular_fd(path: str) -> int:
+    """A descriptor on the regular file at ``path`` (errors as :func:`read_regular`)."""
     fd = os.open(path, READ_FLAGS)
     try:
         mode = os.fstat(fd).st_mode
@@ -46,7 +47,7 @@ def _open(path: str) -> int:
 def read_regular(path: str) -> bytes:
     """The bytes of the regular file at ``path``. OSError when it is missing
     (FileNotFoundError), not a regular file (a FIFO, a device, a directory) or unreadable."""
-    fd = _open(path)
+    fd = open_regular_fd(path)
     try:
         chunks = []
         while chunk := os.read(fd, 1 << 20):
@@ -59,7 +60,7 @@ def read_regular(path: str) -> bytes:
 def open_regular(path: str) -> BinaryIO:
     """The regular file at ``path`` open for reading, unbuffered (errors as
     :func:`read_regular`)."""
-    handle: BinaryIO = open(_open(path), "rb", buffering=0)
+    handle: BinaryIO = open(open_regular_fd(path), "rb", buffering=0)
     return handle
 
 

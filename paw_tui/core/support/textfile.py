@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import errno
 import os
-import stat
+
+from paw_tui.core.support.regular_file import open_regular_fd
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs ~25 ms at import; the hot paths never pay for it
@@ -69,18 +70,12 @@ class FileStatus:
 
 
 def read_bytes_limited(path: str, limit: int) -> bytes:
-    """Read a regular file of at most ``limit`` bytes.
-
-    O_NONBLOCK keeps a FIFO planted in place of the file from hanging the caller; anything
-    that is not a regular file is refused before a byte is read.
-    """
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0))
+    """Read a regular file of at most ``limit`` bytes (opened as
+    :mod:`~paw_tui.core.support.regular_file` opens every file: never blocking, regular files
+    only)."""
+    fd = open_regular_fd(path)
     try:
         info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
-        if not stat.S_ISREG(info.st_mode):
-            raise OSError(errno.EINVAL, "not a regular file", path)
         if info.st_size > limit:
             raise FileTooLargeError(info.st_size)
         chunks: list[bytes] = []
