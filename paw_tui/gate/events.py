@@ -90,6 +90,10 @@ class GateEvent:
         return f"GateEvent({self.kind}, client={self.client!r}, session={self.session_id!r}, tool={self.tool!r})"
 
 
+DEFAULT_DENY_REASON = "Denied by paw-tui."
+"""What a deny says when its decision carries no reason (every client's adapter)."""
+
+
 class Decision:
     """What the gate answers: allow or deny, with the reason, and context to inject."""
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from paw_tui.core.support import fastjson as json  # json's API without importing re (~15 ms)
 from paw_tui.gate.events import (
+    DEFAULT_DENY_REASON,
     POST_TOOL,
     PRE_TOOL,
     PROMPT,
@@ -124,7 +125,7 @@ def deny(reason: str) -> Answer:
 def render(event: GateEvent, decision: Decision) -> Answer:
     if event.kind == PRE_TOOL:
         if not decision.allow:
-            return deny(decision.reason or "Denied by paw-tui.")
+            return deny(decision.reason or DEFAULT_DENY_REASON)
         if decision.context:
             return Answer(
                 _json(

@@ -27,6 +27,7 @@ from __future__ import annotations
 from paw_tui.core.support import fastjson as json
 from paw_tui.gate.clients import _common
 from paw_tui.gate.events import (
+    DEFAULT_DENY_REASON,
     POST_TOOL,
     PRE_TOOL,
     PROMPT,
@@ -199,7 +200,7 @@ def deny(reason: str) -> Answer:
 
 def render(event: GateEvent, decision: Decision) -> Answer:
     if event.kind == PRE_TOOL and not decision.allow:
-        return deny(decision.reason or "Denied by paw-tui.")
+        return deny(decision.reason or DEFAULT_DENY_REASON)
     answer = _answer(False, decision.context)
     if decision.notice:
         answer.stderr = _common.reason_line(decision.notice)  # shown in Cline's hook output

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from paw_tui.gate.clients import _common, claude_code
 from paw_tui.gate.events import (
+    DEFAULT_DENY_REASON,
     POST_TOOL,
     PRE_TOOL,
     PROMPT,
@@ -98,7 +99,7 @@ def _context(kind: str, text: str | None, notice: str | None = None) -> Answer:
 def render(event: GateEvent, decision: Decision) -> Answer:
     if event.kind == PRE_TOOL:
         if not decision.allow:
-            return deny(decision.reason or "Denied by paw-tui.")
+            return deny(decision.reason or DEFAULT_DENY_REASON)
         # Never permissionDecision "allow": that would skip Codex's own approval policy.
         return _context(PRE_TOOL, decision.context)
     if event.kind in (SESSION_START, PROMPT, POST_TOOL):

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from paw_tui.gate.clients import _common
 from paw_tui.gate.events import (
+    DEFAULT_DENY_REASON,
     POST_TOOL,
     PRE_TOOL,
     PROMPT,
@@ -153,7 +154,7 @@ def deny(reason: str) -> Answer:
 def render(event: GateEvent, decision: Decision) -> Answer:
     if event.kind == PRE_TOOL:
         if not decision.allow:
-            return deny(decision.reason or "Denied by paw-tui.")
+            return deny(decision.reason or DEFAULT_DENY_REASON)
         return _common.json_answer({"permission": "allow"})
     if event.kind == PROMPT:
         return _common.json_answer({"continue": True})  # Cursor cannot inject context here

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from paw_tui.gate.clients import _common
 from paw_tui.gate.events import (
+    DEFAULT_DENY_REASON,
     POST_TOOL,
     PRE_TOOL,
     PROMPT,
@@ -95,7 +96,7 @@ def deny(reason: str) -> Answer:
 def render(event: GateEvent, decision: Decision) -> Answer:
     if event.kind == PRE_TOOL:
         if not decision.allow:
-            return deny(decision.reason or "Denied by paw-tui.")
+            return deny(decision.reason or DEFAULT_DENY_REASON)
         return Answer()  # BeforeTool context is ignored by Gemini: nothing to say
     if event.kind in (SESSION_START, PROMPT, POST_TOOL):
         body: dict[str, object] = {}

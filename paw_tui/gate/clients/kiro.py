@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from paw_tui.gate.clients import _common
 from paw_tui.gate.events import (
+    DEFAULT_DENY_REASON,
     POST_TOOL,
     PRE_TOOL,
     PROMPT,
@@ -127,7 +128,7 @@ def _context(text: str) -> Answer:
 
 def render(event: GateEvent, decision: Decision) -> Answer:
     if event.kind == PRE_TOOL and not decision.allow:
-        return deny(decision.reason or "Denied by paw-tui.")
+        return deny(decision.reason or DEFAULT_DENY_REASON)
     if event.kind in (SESSION_START, PROMPT) and decision.context:
         return _context(decision.context)
     return Answer()

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from paw_tui.gate.clients import _common
 from paw_tui.gate.events import (
+    DEFAULT_DENY_REASON,
     POST_TOOL,
     PRE_TOOL,
     PROMPT,
@@ -103,7 +104,7 @@ def deny(reason: str) -> Answer:
 
 def render(event: GateEvent, decision: Decision) -> Answer:
     if event.kind == PRE_TOOL and not decision.allow:
-        return deny(decision.reason or "Denied by paw-tui.")
+        return deny(decision.reason or DEFAULT_DENY_REASON)
     # Nothing to print: Cascade reads no output. A notice for the person goes to stderr, which
     # Cascade shows in the hook's output when the hook sets show_output.
     return Answer(stderr=_common.reason_line(decision.notice)) if decision.notice else Answer()
