@@ -129,6 +129,9 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("PAW_USER_HOME", str(fallback_home))
     monkeypatch.setenv("HOME", str(fallback_home))
+    # An installed hook would start a resident gate that outlives the test: only the tests
+    # of the resident gate (tests/residentkit.py) let it run, and stop it after.
+    monkeypatch.setenv("PAW_RESIDENT_GATE", "off")
     monkeypatch.chdir(tmp_path)
     return fallback_home
 

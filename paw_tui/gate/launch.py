@@ -10,10 +10,10 @@ denied (exit 2) with the reason: a hook that crashes (exit 1) lets every client 
 A dependency imported later (PyYAML when the policy cache must be rebuilt) that is not beside
 ``paw_tui`` is found the same way: the first import nothing else can satisfy runs ``site``.
 
-Standard library only, and nothing but ``sys`` and ``os`` before the gate is imported.
+Standard library only, and nothing but ``sys`` and ``os`` before the gate is imported; not
+even ``os`` (which ``-I -S`` leaves unloaded) before the resident gate is asked.
 """
 
-import os
 import sys
 
 DENIED = (
@@ -72,6 +72,61 @@ def _use_code_cache() -> None:
             pass
 
 
+RESIDENT_OPTION = "--resident"
+"""``--resident DIR`` after ``--code-cache PATH``: the resident gate's directory (the hook
+script passes it; ``paw_tui.core.clients.commands.RESIDENT_OPTION`` writes it)."""
+
+
+def _resident_directory() -> str | None:
+    """Take ``--resident DIR`` off the command line (it follows ``--code-cache PATH``)."""
+    if len(sys.argv) > 4 and sys.argv[1] == "--code-cache" and sys.argv[3] == RESIDENT_OPTION:
+        directory = sys.argv[4]
+        del sys.argv[3:5]
+        return directory
+    return None
+
+
+def _ask_resident(directory: str) -> bytes | None:
+    """Have the installation's resident gate answer (:mod:`paw_tui.gate.resident`), exiting
+    with its answer; the payload read from stdin when this process must decide itself (None:
+    not read)."""
+    try:
+        import posix
+
+        from paw_tui.gate.resident import wire
+
+        if not wire.enabled(posix.environ) or sys.argv[3:4] == [wire.SERVE_OPTION]:
+            return None
+        from paw_tui.gate.resident.client import ask
+
+        outcome = ask(sys.argv[2], directory, sys.argv[3:])
+    except Exception:  # the resident gate only ever saves time
+        return None
+    if outcome.code is not None:
+        posix._exit(outcome.code)
+    if outcome.deny is not None:
+        _deny(outcome.deny)
+    return outcome.payload
+
+
+def _serve_resident(directory: str) -> None:
+    """``--code-cache PATH --resident DIR --resident-serve``: run the installation's resident
+    server (a hook started it) instead of deciding a call."""
+    from paw_tui.gate.resident.server import serve
+
+    raise SystemExit(serve(directory))
+
+
+def _site() -> str:
+    """The directory holding ``paw_tui`` (computed without ``os`` when this file's path is
+    absolute, as it is when the hook script imports it)."""
+    if __file__.startswith("/") and "/./" not in __file__ and "/../" not in __file__:
+        return __file__.rsplit("/", 3)[0]
+    import os
+
+    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
 def main() -> None:
     # A hook lives for milliseconds and makes little cyclic garbage: collecting it while the
     # modules load costs more than the memory it would give back.
@@ -79,8 +134,15 @@ def main() -> None:
 
     gc.disable()
     sys.meta_path.append(_SiteOnDemand)
-    sys.path.append(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    sys.path.append(_site())
+    resident = _resident_directory()
+    payload = None if resident is None else _ask_resident(resident)
     _use_code_cache()
+    if resident is not None:
+        from paw_tui.gate.resident.wire import SERVE_OPTION
+
+        if sys.argv[1:2] == [SERVE_OPTION]:
+            _serve_resident(resident)
     try:
         from paw_tui.gate.main import run
     except ImportError:
@@ -93,6 +155,10 @@ def main() -> None:
         except Exception as error:  # any failure here must still deny
             _deny(f"{type(error).__name__}: {error}")
             return
+    if payload is not None:
+        import io
+
+        sys.stdin = io.TextIOWrapper(io.BytesIO(payload), encoding="utf-8")
     run()
 
 

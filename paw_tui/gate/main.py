@@ -29,6 +29,7 @@ from paw_tui.gate.events import (
     Answer,
     PayloadError,
 )
+from paw_tui.gate.resident.wire import MAX_PAYLOAD
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -70,7 +71,6 @@ EVENT_ALIASES = {
     "taskstart": SESSION_START,
     "taskresume": SESSION_START,
 }
-MAX_PAYLOAD = 64 * 1024 * 1024
 MAX_DEPTH = 64
 """Levels of nesting a payload may have; no client sends more than a handful."""
 
@@ -297,14 +297,12 @@ def too_deep(value: object, limit: int) -> bool:
     return False
 
 
-def run() -> None:
-    """Entry point of the hook command (through :mod:`paw_tui.gate.launch`).
-
-    Whatever happens, the answer is an answer: a crash (exit 1) lets every client run the tool,
-    so anything that escapes :func:`main` (a RecursionError, a MemoryError) is a deny.
-    """
+def answer(argv: Sequence[str]) -> int:
+    """Decide one hook call and write its answer; the exit code. Whatever happens, the answer
+    is an answer: a crash (exit 1) lets every client run the tool, so anything that escapes
+    :func:`main` (a RecursionError, a MemoryError) is a deny."""
     try:
-        code = main(sys.argv[1:])
+        return main(argv)
     except SystemExit:
         raise
     except BaseException as error:  # noqa: B036 - the hook must answer, whatever was raised
@@ -314,8 +312,12 @@ def run() -> None:
             sys.stdout.flush()
         finally:
             sys.stderr.write(reason + "\n")
-        code = 2
-    _exit_now(code)
+        return 2
+
+
+def run() -> None:
+    """Entry point of the hook command (through :mod:`paw_tui.gate.launch`)."""
+    _exit_now(answer(sys.argv[1:]))
 
 
 def _exit_now(code: int) -> None:

@@ -23,6 +23,12 @@ from paw_tui.core.workspace import statedir
 
 HOOK_ENV = "PAW_TUI_HOOK"
 HOOK_SCRIPT = "hook"
+RESIDENT_DIRECTORY = "resident"
+"""Beside the hook script: the resident gate's socket, proof file and lock
+(:mod:`paw_tui.gate.resident`); never writable by the confined shell."""
+RESIDENT_OPTION = "--resident"
+"""The launcher's option naming that directory (after ``--code-cache PATH``): the hook script
+passes it, and with it the hook asks the resident gate first."""
 SERVER_NAME = "paw"
 LAUNCHER = os.path.join("paw_tui", "gate", "launch.py")
 GATE_CODE = "from paw_tui.gate.main import run; run()"  # what older installs ran
@@ -51,6 +57,11 @@ def hook_script_path(state_base: str | None = None) -> str:
     return os.path.join(base, HOOK_SCRIPT)
 
 
+def resident_directory(state_base: str | None = None) -> str:
+    """The resident gate's directory of this machine's installation."""
+    return os.path.join(os.path.dirname(hook_script_path(state_base)), RESIDENT_DIRECTORY)
+
+
 SHEBANG_LIMIT = 127
 """The longest ``#!`` line every Linux reads whole (older kernels cut at 127 bytes)."""
 
@@ -68,6 +79,7 @@ def hook_script_text(state_base: str | None = None) -> str:
 
     python = os.path.abspath(sys.executable)
     cache = os.path.join(os.path.dirname(hook_script_path(state_base)), CACHE_NAME)
+    resident = resident_directory(state_base)
     launcher = launcher_path()
     shebang = f"#!{python} -IS"
     if len(shebang) <= SHEBANG_LIMIT and not any(c.isspace() for c in python):
@@ -77,7 +89,7 @@ def hook_script_text(state_base: str | None = None) -> str:
             "# paw-tui for this machine's installation (written by 'paw-tui install').\n"
             "import sys\n"
             'if sys.argv[1:2] == ["gate"]:\n'
-            f"    sys.argv[1:2] = [{OPTION!r}, {cache!r}]\n"
+            f"    sys.argv[1:2] = [{OPTION!r}, {cache!r}, {RESIDENT_OPTION!r}, {resident!r}]\n"
             f"    sys.path.append({site!r})\n"
             "    from paw_tui.gate.launch import main\n"
             "\n"
@@ -87,7 +99,7 @@ def hook_script_text(state_base: str | None = None) -> str:
             "\n"
             f'    os.execv({python!r}, [{python!r}, "-m", "paw_tui", *sys.argv[1:]])\n'
         )
-    direct = shell_join([python, "-I", "-S", launcher, OPTION, cache])
+    direct = shell_join([python, "-I", "-S", launcher, OPTION, cache, RESIDENT_OPTION, resident])
     return (
         "#!/bin/sh\n"
         "# paw-tui for this machine's installation (written by 'paw-tui install').\n"

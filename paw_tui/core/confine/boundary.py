@@ -129,7 +129,7 @@ def prepare(
     """Compute and write the spec of ``session_id`` (and the default one); ``scope`` None
     (no intent held) gives the minimal set."""
     import paw_tui
-    from paw_tui.core.clients.commands import hook_script_path
+    from paw_tui.core.clients.commands import hook_script_path, resident_directory
     from paw_tui.core.confine.writable import DEFAULT_PROTECTED, compute_writable, launch_chain
     from paw_tui.core.support.code_cache import CACHE_NAME
     from paw_tui.core.support.tempdirs import temp_directory
@@ -141,9 +141,11 @@ def prepare(
         os.path.abspath(sys.executable), os.path.join(directory, BASH_ENV_FILE), home
     )
     never.append(os.path.dirname(os.path.abspath(paw_tui.__file__)))  # the gate's own code
-    # ... and what runs it: the hook script and the gate's code cache beside it
+    # ... and what runs it: the hook script, the gate's code cache beside it, and the
+    # resident gate's directory (a shell that could make its socket could answer for it)
     hook_script = hook_script_path(state_base)
-    never += [hook_script, os.path.join(os.path.dirname(hook_script), CACHE_NAME)]
+    cache = os.path.join(os.path.dirname(hook_script), CACHE_NAME)
+    never += [hook_script, cache, resident_directory(state_base)]
     extras = [temp_directory(), *extra_dirs]
     # beside the state directory, not in it: the state is never writable
     tmpdir = os.path.join(

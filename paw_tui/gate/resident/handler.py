@@ -1,0 +1,153 @@
+"""One call in a forked child of the resident server: let the caller in only if it proves it
+may write in the state directory, then decide as the hook's own process would have.
+
+The child takes the caller's environment, working directory (the descriptor it passed),
+umask, arguments and stdin, runs :func:`paw_tui.gate.main.answer` with its output captured,
+and sends the exit code and the output back. It serves one connection and exits, so nothing
+one call changes (the environment, the directory, a module's state) reaches another.
+"""
+
+from __future__ import annotations
+
+import array
+import io
+import os
+import signal
+import socket
+import stat
+import sys
+
+from paw_tui.gate.resident import wire
+from paw_tui.gate.resident.memory import populate
+
+SERVED = 0
+IDLE = 3
+"""Nobody called for the server's idle time."""
+FAILED = 5
+"""The handler itself broke (not the gate: its failures are answers)."""
+REQUEST_TIMEOUT = 5.0
+"""Seconds a caller has to send its request and its GO: a connection that stalls cannot hold
+a child for longer."""
+_FDS = 2  # the proof, the working directory
+
+
+class Refused(Exception):
+    """The caller may not use the resident gate; the message says why."""
+
+
+def serve_one(listener: socket.socket, proof: os.stat_result, idle: float, taken: int) -> int:
+    """Accept one connection and answer it, telling the server through the pipe ``taken`` as
+    soon as it is accepted (so the next child is forked while this one decides); the
+    child's exit code for the server."""
+    populate()
+    listener.settimeout(idle)
+    try:
+        conn, _ = listener.accept()
+    except TimeoutError:
+        return IDLE
+    # A call taken is finished: a server that leaves now stops only the waiting children.
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    listener.close()
+    os.write(taken, os.getpid().to_bytes(4, sys.byteorder))
+    with conn:
+        conn.settimeout(REQUEST_TIMEOUT)
+        fds: list[int] = []
+        try:
+            request = _receive(conn, proof, fds)
+            conn.sendall(wire.READY)
+            if conn.recv(1) != wire.GO:
+                return SERVED  # the caller decided itself: nothing was done here
+            conn.settimeout(None)
+            code, out, err = decide(request, fds[1])
+            conn.sendall(wire.encode_answer(code, out, err))
+        except Refused as refusal:
+            _try_send(conn, wire.REFUSED + b" " + str(refusal).encode() + b"\n")
+        except (OSError, ValueError):
+            pass  # a caller that went away or sent nonsense: nothing was done
+        finally:
+            for fd in fds:
+                os.close(fd)
+    return SERVED
+
+
+def _try_send(conn: socket.socket, data: bytes) -> None:
+    try:
+        conn.sendall(data)
+    except OSError:
+        pass
+
+
+def _receive(conn: socket.socket, proof: os.stat_result, fds: list[int]) -> wire.Request:
+    """Read the request, keeping the descriptors it carried in ``fds`` (closed by the caller
+    whatever happens); Refused unless the peer is this user and passed a writable proof."""
+    creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12)
+    if int.from_bytes(creds[4:8], sys.byteorder) != os.geteuid():
+        raise Refused("another user")
+    data, ancillary, flags, _ = conn.recvmsg(65536, socket.CMSG_SPACE(4 * (_FDS + 2)))
+    for level, kind, body in ancillary:
+        if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+            received = array.array("i")
+            received.frombytes(body[: len(body) - len(body) % received.itemsize])
+            fds.extend(received)
+    if flags & socket.MSG_CTRUNC or len(fds) != _FDS:
+        raise Refused("the request must carry the proof and the working directory")
+    _check_proof(fds[0], proof)
+    if not stat.S_ISDIR(os.fstat(fds[1]).st_mode):
+        raise Refused("the working directory is not a directory")
+    while b"\n" not in data:
+        chunk = conn.recv(65536)
+        if not chunk or len(data) > 64:
+            raise ValueError("malformed request header")
+        data += chunk
+    header, _, rest = data.partition(b"\n")
+    meta_size, payload_size = wire.request_sizes(header)
+    chunks = [rest]
+    have = len(rest)
+    while have < meta_size + payload_size:
+        chunk = conn.recv(min(1 << 20, meta_size + payload_size - have))
+        if not chunk:
+            raise ValueError("the request ended early")
+        chunks.append(chunk)
+        have += len(chunk)
+    body = b"".join(chunks)
+    if len(body) != meta_size + payload_size:
+        raise ValueError("the request is longer than announced")
+    return wire.decode_request(body[:meta_size], body[meta_size:])
+
+
+def _check_proof(fd: int, proof: os.stat_result) -> None:
+    import fcntl
+
+    info = os.fstat(fd)
+    if (info.st_dev, info.st_ino) != (proof.st_dev, proof.st_ino):
+        raise Refused("the proof is not this server's proof file")
+    if fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE == os.O_RDONLY:
+        raise Refused("the proof must be open for writing")
+
+
+def decide(request: wire.Request, cwd: int) -> tuple[int, bytes, bytes]:
+    """Run the gate as the caller's process would have: its environment, directory, umask,
+    arguments and stdin; the exit code and what it wrote."""
+    from paw_tui.gate.main import answer
+
+    os.environb.clear()
+    os.environb.update(request.environ)
+    os.fchdir(cwd)
+    os.umask(request.umask)
+    sys.argv = [sys.argv[0], *request.args]
+    out, err = io.BytesIO(), io.BytesIO()
+    sys.stdin = io.TextIOWrapper(io.BytesIO(request.payload), encoding="utf-8")
+    sys.stdout = io.TextIOWrapper(out, encoding="utf-8", write_through=True)
+    sys.stderr = io.TextIOWrapper(
+        err, encoding="utf-8", errors="backslashreplace", write_through=True
+    )
+    try:
+        code = answer(request.args)
+    except SystemExit as leaving:
+        code = leaving.code if isinstance(leaving.code, int) else 2
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            code = 2
+    return (code if 0 <= code <= 255 else 2), out.getvalue(), err.getvalue()

@@ -1,0 +1,261 @@
+"""The resident server: import the whole gate once, then answer each hook call in a child
+forked for it (:mod:`paw_tui.gate.resident.handler`).
+
+A hook starts it (``launch.py --code-cache PATH --resident DIR --resident-serve``) when it finds none. It
+holds the directory's lock for its whole life (one server per installation), keeps children
+waiting on the socket, their memory already their own (no fork on a call's path), and leaves
+when nobody called for its idle time, when the installation's code changed, or on SIGTERM.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import select
+import signal
+import socket
+import stat
+import sys
+import time
+
+from paw_tui.gate.resident import freshness, handler, wire
+
+SPARES = 2
+"""Children waiting for a call: a second call arriving while the first is decided finds one."""
+TICK = 1.0
+"""Seconds between looks at the code's files (a call or a child's exit wakes the server at once)."""
+IDLE_ENV = "PAW_RESIDENT_GATE_IDLE"
+IDLE_SECONDS = 900.0
+PR_SET_PDEATHSIG = 1
+LOCK_WAIT = 2.0
+"""Seconds a new server waits for a leaving one's lock."""
+
+
+def serve(directory: str) -> int:
+    """Serve in ``directory`` until idle, stale or told to stop; 0, or 1 when the directory
+    cannot be used."""
+    try:
+        dir_fd = _open_directory(directory)
+        lock = os.open(
+            wire.LOCK, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600, dir_fd=dir_fd
+        )
+        if not _lock(lock):
+            return 0  # another server has it
+        os.ftruncate(lock, 0)
+        os.write(lock, b"%d\n" % os.getpid())
+        proof = _proof(dir_fd)
+    except OSError as error:
+        sys.stderr.write(f"paw-tui resident gate: cannot use {directory}: {error}\n")
+        return 1
+    preload()
+    stamps = freshness.code_stamps()
+    listener, inode = _listen(directory, dir_fd)
+    pool = _Pool(listener, proof, _idle_seconds(), inherited=(dir_fd, lock))
+    gc.collect()
+    gc.freeze()  # the children share the imported gate's pages instead of copying them
+
+    def stop(signum: int, frame: object) -> None:
+        raise SystemExit(0)
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        next_look = time.monotonic() + TICK
+        while pool.step():
+            if time.monotonic() >= next_look:
+                if freshness.changed(stamps) is not None:
+                    break
+                next_look = time.monotonic() + TICK
+    finally:
+        _unlink_if_ours(dir_fd, inode)
+        pool.close()
+    return 0
+
+
+class _Pool:
+    """The children: ``waiting`` ones blocked in ``accept``, ``busy`` ones deciding a call.
+    A child tells the server it took a call through the ``taken`` pipe; the server forks
+    its replacement at once only when no other child is waiting, else after the call (so a
+    fork and its copy do not compete with the call for the CPU)."""
+
+    def __init__(
+        self,
+        listener: socket.socket,
+        proof: os.stat_result,
+        idle: float,
+        inherited: tuple[int, ...],
+    ) -> None:
+        self.inherited = inherited
+        """The server's descriptors a child closes (the lock above all: a child left behind
+        by a killed server must not keep the next one from starting)."""
+        self.listener = listener
+        self.proof = proof
+        self.idle = idle
+        self.waiting: set[int] = set()
+        self.busy: set[int] = set()
+        self.taken_r, self.taken_w = os.pipe()
+        self.wake_r, self.wake_w = os.pipe()
+        os.set_blocking(self.wake_w, False)
+        signal.set_wakeup_fd(self.wake_w)
+        signal.signal(signal.SIGCHLD, lambda signum, frame: None)
+        self.last_call = time.monotonic()
+
+    def step(self) -> bool:
+        """Fill, wait for something to happen (at most a tick), collect it; False when the
+        server must leave."""
+        while len(self.waiting) < SPARES and (not self.waiting or not self.busy):
+            # SIGTERM held until the child is counted, or the server could leave without it
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+            try:
+                self.waiting.add(self._fork())
+            finally:
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+        ready, _, _ = select.select([self.taken_r, self.wake_r], [], [], TICK)
+        if self.wake_r in ready:
+            os.read(self.wake_r, 512)
+        if self.taken_r in ready:
+            data = os.read(self.taken_r, 4 * 64)
+            for offset in range(0, len(data) - 3, 4):
+                pid = int.from_bytes(data[offset : offset + 4], sys.byteorder)
+                self.waiting.discard(pid)
+                self.busy.add(pid)
+            self.last_call = time.monotonic()
+        return self._reap()
+
+    def _reap(self) -> bool:
+        while self.waiting or self.busy:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+            if pid == 0:
+                break
+            self.waiting.discard(pid)
+            self.busy.discard(pid)
+            code = os.waitstatus_to_exitcode(status)
+            if code == handler.SERVED:
+                continue
+            if code == handler.IDLE and time.monotonic() - self.last_call < self.idle:
+                continue  # a child that waited since before the last call
+            return False  # idle, or a handler that broke: leave rather than loop
+        return True
+
+    def _fork(self) -> int:
+        server = os.getpid()
+        pid = os.fork()
+        if pid:
+            return pid
+        code = handler.FAILED
+        try:
+            signal.set_wakeup_fd(-1)
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+            _die_with_parent()
+            if os.getppid() == server:  # else the server left before we could follow it
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+                for fd in (self.taken_r, self.wake_r, self.wake_w, *self.inherited):
+                    os.close(fd)
+                code = handler.serve_one(self.listener, self.proof, self.idle, self.taken_w)
+        finally:
+            os._exit(code)
+
+    def close(self) -> None:
+        """Stop the waiting children; a busy one finishes its call (it ignores SIGTERM)."""
+        for pid in self.waiting | self.busy:
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except OSError:
+                pass
+
+
+def _die_with_parent() -> None:
+    """A child left behind by a server that was killed would answer a call with code nobody
+    checks any more: have the kernel stop it with its server (Linux's PR_SET_PDEATHSIG)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    except (OSError, AttributeError):
+        pass
+
+
+def _open_directory(directory: str) -> int:
+    os.makedirs(directory, mode=0o700, exist_ok=True)
+    dir_fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    info = os.fstat(dir_fd)
+    if info.st_uid != os.geteuid():
+        os.close(dir_fd)
+        raise PermissionError(f"{directory} belongs to another user")
+    os.chmod(dir_fd, 0o700)
+    return dir_fd
+
+
+def _lock(fd: int) -> bool:
+    import fcntl
+
+    deadline = time.monotonic() + LOCK_WAIT
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.05)
+
+
+def _proof(dir_fd: int) -> os.stat_result:
+    fd = os.open(
+        wire.PROOF,
+        os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC,
+        0o600,
+        dir_fd=dir_fd,
+    )
+    try:
+        proof = os.fstat(fd)
+    finally:
+        os.close(fd)
+    if not stat.S_ISREG(proof.st_mode):
+        raise OSError(f"{wire.PROOF} is not a regular file")
+    return proof
+
+
+def preload() -> None:
+    """Import every module of the gate's import graph, the policy compiler's dependencies
+    and what a child uses to take a call: a call then loads nothing."""
+    import importlib
+
+    from paw_tui.core.support import code_cache
+
+    names = [name for name, _, _ in code_cache._modules()]
+    for name in [*names, "yaml", "pathspec", "ctypes", "fcntl", "array"]:
+        try:
+            importlib.import_module(name)
+        except Exception:  # a module that cannot load here is loaded (or fails) per call
+            pass
+
+
+def _listen(directory: str, dir_fd: int) -> tuple[socket.socket, int]:
+    """Bind under a temporary name and rename over the socket file, so a dead server's file
+    is replaced at once and a caller never finds none while this one starts."""
+    temp = f"{wire.SOCKET}.{os.getpid()}"
+    try:
+        os.unlink(temp, dir_fd=dir_fd)
+    except FileNotFoundError:
+        pass
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(wire.socket_address(directory, dir_fd, temp))
+    listener.listen(64)
+    os.rename(temp, wire.SOCKET, src_dir_fd=dir_fd, dst_dir_fd=dir_fd)
+    return listener, os.stat(wire.SOCKET, dir_fd=dir_fd, follow_symlinks=False).st_ino
+
+
+def _unlink_if_ours(dir_fd: int, inode: int) -> None:
+    try:
+        if os.stat(wire.SOCKET, dir_fd=dir_fd, follow_symlinks=False).st_ino == inode:
+            os.unlink(wire.SOCKET, dir_fd=dir_fd)
+    except OSError:
+        pass
+
+
+def _idle_seconds() -> float:
+    try:
+        return max(0.1, float(os.environ.get(IDLE_ENV, IDLE_SECONDS)))
+    except ValueError:
+        return IDLE_SECONDS
