@@ -1,11 +1,14 @@
 """Whole-process time of one gate PreToolUse decision against ``python -c pass``
 (budget 1.3x, issue 12; DESIGN §10 says <= 2.5x), interleaved in one run on a normal install (build/bench-venv).
 
-Two commands are measured: the hook command as Claude Code runs it (``/bin/sh -c`` with the
-command ``paw-tui install claude-code`` commits, ``PAW_TUI_HOOK`` naming this machine's hook
-script, which runs the installation's python on the gate's launcher with the gate's code
-cache) and the ``paw-tui gate`` console script, whose pip-generated launcher imports ``re``
-first. Cases: a Write allowed under an active
+Three commands are measured: the hook command as Claude Code runs it (``/bin/sh -c`` with
+the command ``paw-tui install claude-code`` commits, ``PAW_TUI_HOOK`` naming this machine's
+hook script, which asks the installation's resident gate, started by the first call; the
+budget is for this one), the same hook deciding in its own process (``PAW_RESIDENT_GATE=off``:
+the gate's code cache) and the ``paw-tui gate`` console script, whose pip-generated launcher
+imports ``re`` first. The hook's CPU figure is its own process's; the resident gate's CPU per
+call (its workers' decisions) is printed beside it.
+Cases: a Write allowed under an active
 intent (policy cache warm, scope check, durable ledger append), a Write denied before any
 selection, a read-only tool, and a shell command allowed under the intent (the bash parser,
 the kernel boundary's spec and the drift snapshot; ``bench/drift.py`` measures the snapshot on
@@ -20,9 +23,11 @@ import argparse
 import itertools
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -51,6 +56,41 @@ def fresh_ids(body: bytes) -> Callable[[], bytes]:
     id would do) costs an ext4 write-back no real session pays."""
     count = itertools.count()
     return lambda: body.replace(b'"toolu_bench"', f'"toolu_bench_{next(count)}"'.encode())
+
+
+def wait_for_server(lock: str, timeout: float = 30) -> int:
+    """The pid of the resident gate the first hook call started."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with open(lock) as handle:
+                pid = int(handle.read().split()[0])
+            if os.path.exists(os.path.join(os.path.dirname(lock), "gate.sock")):
+                return pid
+        except (OSError, ValueError, IndexError):
+            pass
+        time.sleep(0.05)
+    raise SystemExit(f"no resident gate started ({lock})")
+
+
+def process_cpu(pid: int) -> float:
+    """CPU seconds (user and system) of ``pid``, of the children it collected, and of the
+    children it has now (the resident gate's workers)."""
+
+    def ticks(one: int) -> int:
+        with open(f"/proc/{one}/stat") as handle:
+            fields = handle.read().rpartition(")")[2].split()
+        return sum(int(value) for value in fields[11:15])
+
+    total = ticks(pid)
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children") as handle:
+            for child in handle.read().split():
+                try:
+                    total += ticks(int(child))
+                except OSError:
+                    pass  # left between the listing and the look: collected, so counted
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def main() -> int:
@@ -128,18 +168,34 @@ def main() -> int:
         script_path, command = json.loads(setup)
         env = dict(env, PAW_TUI_HOOK=script_path)
         hook = ["/bin/sh", "-c", command]
+        # the same hook deciding in its own process (no resident gate), for comparison
+        alone = ["/bin/sh", "-c", "export PAW_RESIDENT_GATE=off; " + command]
         subprocess.run(hook, cwd=root, env=env, input=write, capture_output=True, check=True)
+        lock = os.path.join(os.path.dirname(script_path), "resident", "lock")
+        server = wait_for_server(lock)
         results: dict[str, tuple[float, float, float, float]] = {}
+        server_cpu: dict[str, float] = {}
         for label, body, code in cases:
+            before = process_cpu(server)
             wall, cpu = interleaved_with_cpu(
-                {"baseline": [python, "-c", "pass"], "hook": hook, "script": [script, "gate"]},
+                {
+                    "baseline": [python, "-c", "pass"],
+                    "hook": hook,
+                    "alone": alone,
+                    "script": [script, "gate"],
+                },
                 options.runs,
                 cwd=root,
                 env=env,
                 stdin=fresh_ids(body),
-                expect={"hook": code, "script": code},
+                expect={"hook": code, "alone": code, "script": code},
             )
-            for name, suffix in (("hook", " (hook command)"), ("script", " (paw-tui gate)")):
+            server_cpu[label] = (process_cpu(server) - before) / (options.runs + 1) * 1000
+            for name, suffix in (
+                ("hook", " (hook command)"),
+                ("alone", " (hook, own process)"),
+                ("script", " (paw-tui gate)"),
+            ):
                 results[label + suffix] = (
                     wall[name] * 1000,
                     wall["baseline"] * 1000,
@@ -149,6 +205,7 @@ def main() -> int:
         records = sum(
             1 for _ in open(os.path.join(root, ".orchestration", "agent_trace.jsonl"), "rb")
         )
+        os.kill(server, signal.SIGTERM)
     ok = True
     for label, (gate_ms, base_ms, gate_cpu, base_cpu) in results.items():
         if label.endswith("(hook command)"):
@@ -160,6 +217,11 @@ def main() -> int:
         print(f"{'':<44} cpu    {gate_cpu:7.1f} ms   {gate_cpu / base_cpu:5.2f}x python -c pass")
         if label.endswith("(hook command)"):  # the budget is for what the hook runs
             ok = within and ok
+            case = label.removesuffix(" (hook command)")
+            print(
+                f"{'':<44} + the resident gate's cpu {server_cpu[case]:.1f} ms a call "
+                "(its workers included; not in the hook's own)"
+            )
     print(f"ledger records written during the run: {records}")
     return 0 if ok else 1
 

@@ -73,22 +73,23 @@ class Installed:
             time.sleep(0.05)
         raise AssertionError(f"no resident gate started in {self.directory}")
 
-    def settled_children(
-        self, pid: int, other_than: set[int] | None = None, timeout: float = 30
-    ) -> set[int]:
-        """The server's children once both spares wait, and (``other_than``) once one of
-        those has gone: a call takes a waiting child, which leaves after it, and the server
-        forks another. AssertionError when that does not happen in ``timeout`` seconds."""
+    def quiet_workers(self, pid: int, timeout: float = 30) -> int:
+        """Once both workers are up and idle (their context switches no longer add up), that
+        count: a call answered by a worker wakes it, a call the hook decided itself does not
+        touch them."""
         deadline = time.monotonic() + timeout
+        last = -1
         while time.monotonic() < deadline:
             found = children(pid)
-            if len(found) == 2 and (other_than is None or found != other_than):
-                return found
-            time.sleep(0.02)
-        raise AssertionError(
-            f"the resident gate {pid} has children {children(pid)}"
-            + ("" if other_than is None else ": the call was not answered by it")
-        )
+            reads = sum(_reads(worker) for worker in found)
+            if len(found) == 2 and reads == last:
+                return reads
+            last = reads
+            time.sleep(0.1)
+        raise AssertionError(f"the resident gate {pid} has workers {children(pid)}")
+
+    def answered_by_server(self, pid: int, reads_before: int) -> bool:
+        return sum(_reads(worker) for worker in children(pid)) > reads_before
 
     def stop(self) -> None:
         pid = self.server_pid()
@@ -103,6 +104,19 @@ def _is_server(pid: int) -> bool:
         return b"--resident-serve" in Path(f"/proc/{pid}/cmdline").read_bytes()
     except OSError:
         return False
+
+
+def _reads(pid: int) -> int:
+    """How often ``pid`` was switched out: a worker blocked in ``accept`` is not, one that
+    answers a call is."""
+    switches = 0
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith(("voluntary_ctxt_switches:", "nonvoluntary_ctxt_switches:")):
+                switches += int(line.split()[1])
+    except (OSError, ValueError):
+        pass
+    return switches
 
 
 def children(pid: int) -> set[int]:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from gatekit import bash_payload, paw_state_dir, root, select_payload, write_payload
-from residentkit import Installed, installed, wait_gone
+from residentkit import Installed, children, installed, wait_gone
 
 from paw_tui.core.clients import commands
 from paw_tui.gate import launch
@@ -37,11 +37,10 @@ def started(hook: Installed, root: Path) -> int:
 def served(
     hook: Installed, pid: int, payload: object, cwd: Path, env: dict[str, str]
 ) -> tuple[int, str, str]:
-    """One call, checked to have been answered by the server: a call takes one of the
-    waiting children, which leaves after it, and the server forks another."""
-    before = hook.settled_children(pid)
+    """One call, checked to have been answered by the server's workers."""
+    reads = hook.quiet_workers(pid)
     answer = hook.call(payload, cwd=cwd, env=env)
-    hook.settled_children(pid, other_than=before)  # raises when none was taken
+    assert hook.answered_by_server(pid, reads), "the call was not answered by the resident gate"
     return answer
 
 
@@ -130,9 +129,10 @@ def test_an_idle_server_leaves(installed: Installed, root: Path) -> None:
     assert not (installed.directory / "gate.sock").exists()
 
 
-def test_sigterm_stops_the_server_and_its_children(installed: Installed, root: Path) -> None:
+def test_sigterm_stops_the_server_and_its_workers(installed: Installed, root: Path) -> None:
     pid = started(installed, root)
-    waiting = installed.settled_children(pid)
+    installed.quiet_workers(pid)
+    waiting = children(pid)
     installed.stop()
     assert not (installed.directory / "gate.sock").exists()
     for child in waiting:
@@ -309,3 +309,49 @@ def test_only_private_writable_mappings_are_populated() -> None:
         ]
     )
     assert memory.writable_private_mappings(maps) == [(0x55D0E000, 0x2000), (0x7F010000, 0x10000)]
+
+
+def test_the_rehearsal_answers_every_call_and_leaves_nothing_behind(tmp_path: Path) -> None:
+    """The server's warm-up decides real calls on a scratch workspace of its own: each one
+    as the gate would answer it, and afterwards its files are gone and the server's own
+    environment and directory are as they were."""
+    from paw_tui.gate.resident import rehearsal
+
+    directory = tmp_path / "resident"
+    directory.mkdir()
+    environ, cwd = dict(os.environ), os.getcwd()
+    assert rehearsal.rehearse(str(directory)) == rehearsal.CALLS
+    assert dict(os.environ) == environ and os.getcwd() == cwd
+    assert list(directory.iterdir()) == []
+
+
+def test_one_worker_answers_calls_in_turn_each_as_its_own_process_would(
+    installed: Installed, root: Path, tmp_path: Path
+) -> None:
+    """With one worker stopped, the other answers every call: a call from another
+    directory and environment between two from the workspace takes nothing from them, and
+    leaves nothing to the next."""
+    import signal
+
+    pid = started(installed, root)
+    installed.quiet_workers(pid)
+    stopped = min(children(pid))
+    os.kill(stopped, signal.SIGSTOP)
+    try:
+        env = installed.env(root)
+        elsewhere = tmp_path / "elsewhere"
+        elsewhere.mkdir()
+        lost = write_payload(root, "src/auth/a.py", session="s-turns")
+        lost["cwd"] = str(elsewhere)
+        calls: list[tuple[object, Path, dict[str, str]]] = [
+            (write_payload(root, "src/auth/a.py", session="s-turns"), root, env),
+            (lost, elsewhere, installed.env(TMPDIR=str(elsewhere))),
+            (write_payload(root, "src/auth/a.py", session="s-turns"), root, env),
+        ]
+        answers = [served(installed, pid, *call) for call in calls]
+        alone = [answers_without_the_server(installed, *call) for call in calls]
+    finally:
+        os.kill(stopped, signal.SIGCONT)
+    assert answers == alone
+    assert "no paw-tui workspace was found from" in answers[1][1]
+    assert answers[0] == answers[2] and "You must cite" in answers[0][1]

@@ -45,6 +45,8 @@ MACHINE_OWNED = (f"{layout.ORCHESTRATION}/", ".git/")
 HUMAN_OWNED_INSIDE = (layout.INTENTS, layout.GOVERNANCE, ".git/config", ".git/hooks")
 MAX_LISTED = 200
 STALE_SECONDS = 24 * 3600
+PRUNE_EVERY = 600
+PRUNED_MARKER = ".pruned"
 
 
 def _safe(text: str) -> str:
@@ -124,9 +126,19 @@ def before_shell(state: WorkspaceState, event: GateEvent, intent_id: str) -> Non
 
 
 def _prune(directory: str) -> None:
-    """Snapshots whose PostToolUse never came (a command killed, a client gone)."""
-    cutoff = time.time() - STALE_SECONDS
+    """Snapshots whose PostToolUse never came (a command killed, a client gone); looked for at
+    most once every PRUNE_EVERY seconds (a marker's time says when), not on every call."""
+    now = time.time()
+    marker = os.path.join(directory, PRUNED_MARKER)
     try:
+        if now - os.stat(marker).st_mtime < PRUNE_EVERY:
+            return
+    except OSError:
+        pass
+    cutoff = now - STALE_SECONDS
+    try:
+        os.close(os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o600))
+        os.utime(marker, follow_symlinks=False)
         for entry in os.scandir(directory):
             if entry.name.endswith(".snap") and entry.stat().st_mtime < cutoff:
                 os.unlink(entry.path)

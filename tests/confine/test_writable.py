@@ -186,3 +186,47 @@ def test_launch_chain_is_never_writable(tmp_path: Path) -> None:
     got = compute(ws, [], extra_dirs=[str(home)], never=chain)
     assert str(home) in got.carved and str(home / ".cache") in got.dirs
     assert str(home / ".profile") not in got.files
+
+
+def test_resolving_through_the_kernel_agrees_with_os_path_realpath(tmp_path: Path) -> None:
+    """The spec's paths are resolved with one ``open(O_PATH)`` where they exist: the same
+    answers as ``os.path.realpath`` for plain paths, links (chained, relative, to
+    directories, dangling, looping), ``..`` after a link, and paths that do not exist."""
+    real = tmp_path / "real"
+    (real / "deep" / "er").mkdir(parents=True)
+    (real / "file").write_text("x")
+    links = {
+        "to-dir": real / "deep",
+        "to-file": real / "file",
+        "relative": Path("real/deep"),
+        "chain": tmp_path / "to-dir",
+        "dangling": tmp_path / "nowhere",
+        "loop-a": tmp_path / "loop-b",
+        "loop-b": tmp_path / "loop-a",
+    }
+    for name, target in links.items():
+        (tmp_path / name).symlink_to(target)
+    base = str(tmp_path)
+    paths = [
+        base,
+        f"{base}/real/file",
+        f"{base}/to-dir/er",
+        f"{base}/to-dir/../file",
+        f"{base}/to-file",
+        f"{base}/relative/er",
+        f"{base}/chain/er/../er",
+        f"{base}/dangling",
+        f"{base}/dangling/below",
+        f"{base}/loop-a",
+        f"{base}/missing/child",
+        f"{base}/missing/../real",
+        f"{base}/to-dir/missing",
+        f"{base}/to-dir/missing/deeper",
+        f"{base}/dangling/../real",
+        "/proc/self/root" + base,
+        f"{base}/real/file/not-a-dir",
+        f"{base}/./real//deep/",
+        "/",
+    ]
+    for path in paths:
+        assert writable.realpath(path) == os.path.realpath(path), path

@@ -1,10 +1,13 @@
-"""One call in a forked child of the resident server: let the caller in only if it proves it
-may write in the state directory, then decide as the hook's own process would have.
+"""A worker of the resident server: for each call, let the caller in only if it proves it may
+write in the state directory, then decide as the hook's own process would have.
 
-The child takes the caller's environment, working directory (the descriptor it passed),
-umask, arguments and stdin, runs :func:`paw_tui.gate.main.answer` with its output captured,
-and sends the exit code and the output back. It serves one connection and exits, so nothing
-one call changes (the environment, the directory, a module's state) reaches another.
+For each call the worker takes the caller's whole environment, working directory (the
+descriptor it passed), umask, arguments and stdin, runs :func:`paw_tui.gate.main.answer` with
+its output captured, and sends the exit code and the output back. Calls are answered one at
+a time. What a call may leave in the process is what the gate keeps between the decisions of
+one process anyway (the library decides many calls in one process): caches keyed by path and
+checked against the files (the ledger's last line, its head), never an answer. A worker
+retires after CALLS calls.
 """
 
 from __future__ import annotations
@@ -21,10 +24,14 @@ from paw_tui.gate.resident import wire
 from paw_tui.gate.resident.memory import populate
 
 SERVED = 0
+"""A worker that answered its CALLS calls and retires (the server forks another)."""
 IDLE = 3
 """Nobody called for the server's idle time."""
 FAILED = 5
 """The handler itself broke (not the gate: its failures are answers)."""
+CALLS = 1000
+"""Calls a worker answers before it retires: whatever a call leaves behind in the process
+(caches keyed by path, which the gate checks against the files anyway) stays bounded."""
 REQUEST_TIMEOUT = 5.0
 """Seconds a caller has to send its request and its GO: a connection that stalls cannot hold
 a child for longer."""
@@ -35,39 +42,46 @@ class Refused(Exception):
     """The caller may not use the resident gate; the message says why."""
 
 
-def serve_one(listener: socket.socket, proof: os.stat_result, idle: float, taken: int) -> int:
-    """Accept one connection and answer it, telling the server through the pipe ``taken`` as
-    soon as it is accepted (so the next child is forked while this one decides); the
-    child's exit code for the server."""
+def serve(listener: socket.socket, proof: os.stat_result, idle: float, taken: int) -> int:
+    """Answer calls one at a time, up to CALLS, telling the server through the pipe ``taken``
+    as each is accepted; the worker's exit code for the server (IDLE when none came for
+    ``idle`` seconds, SERVED when it retires)."""
     populate()
-    listener.settimeout(idle)
-    try:
-        conn, _ = listener.accept()
-    except TimeoutError:
-        return IDLE
-    # A call taken is finished: a server that leaves now stops only the waiting children.
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
-    listener.close()
-    os.write(taken, os.getpid().to_bytes(4, sys.byteorder))
-    with conn:
-        conn.settimeout(REQUEST_TIMEOUT)
-        fds: list[int] = []
+    streams = sys.stdin, sys.stdout, sys.stderr
+    for _ in range(CALLS):
+        listener.settimeout(idle)
         try:
-            request = _receive(conn, proof, fds)
-            conn.sendall(wire.READY)
-            if conn.recv(1) != wire.GO:
-                return SERVED  # the caller decided itself: nothing was done here
-            conn.settimeout(None)
-            code, out, err = decide(request, fds[1])
-            conn.sendall(wire.encode_answer(code, out, err))
-        except Refused as refusal:
-            _try_send(conn, wire.REFUSED + b" " + str(refusal).encode() + b"\n")
-        except (OSError, ValueError):
-            pass  # a caller that went away or sent nonsense: nothing was done
-        finally:
-            for fd in fds:
-                os.close(fd)
+            conn, _ = listener.accept()
+        except TimeoutError:
+            return IDLE
+        # A call taken is finished: a server that leaves now stops the worker after it.
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+        os.write(taken, os.getpid().to_bytes(4, sys.byteorder))
+        with conn:
+            _answer(conn, proof)
+        sys.stdin, sys.stdout, sys.stderr = streams
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
     return SERVED
+
+
+def _answer(conn: socket.socket, proof: os.stat_result) -> None:
+    conn.settimeout(REQUEST_TIMEOUT)
+    fds: list[int] = []
+    try:
+        request = _receive(conn, proof, fds)
+        conn.sendall(wire.READY)
+        if conn.recv(1) != wire.GO:
+            return  # the caller decided itself: nothing was done here
+        conn.settimeout(None)
+        code, out, err = decide(request, fds[1])
+        conn.sendall(wire.encode_answer(code, out, err))
+    except Refused as refusal:
+        _try_send(conn, wire.REFUSED + b" " + str(refusal).encode() + b"\n")
+    except (OSError, ValueError):
+        pass  # a caller that went away or sent nonsense: nothing was done
+    finally:
+        for fd in fds:
+            os.close(fd)
 
 
 def _try_send(conn: socket.socket, data: bytes) -> None:

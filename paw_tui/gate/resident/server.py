@@ -1,8 +1,8 @@
-"""The resident server: import the whole gate once, then answer each hook call in a child
-forked for it (:mod:`paw_tui.gate.resident.handler`).
+"""The resident server: import the whole gate once, take it through a rehearsal, then answer
+hook calls in workers forked from that image (:mod:`paw_tui.gate.resident.handler`).
 
 A hook starts it (``launch.py --code-cache PATH --resident DIR --resident-serve``) when it finds none. It
-holds the directory's lock for its whole life (one server per installation), keeps children
+holds the directory's lock for its whole life (one server per installation), keeps workers
 waiting on the socket, their memory already their own (no fork on a call's path), and leaves
 when nobody called for its idle time, when the installation's code changed, or on SIGTERM.
 """
@@ -19,9 +19,10 @@ import sys
 import time
 
 from paw_tui.gate.resident import freshness, handler, wire
+from paw_tui.gate.resident.rehearsal import rehearse
 
-SPARES = 2
-"""Children waiting for a call: a second call arriving while the first is decided finds one."""
+WORKERS = 2
+"""Workers waiting for calls: a second call arriving while one is decided finds the other."""
 TICK = 1.0
 """Seconds between looks at the code's files (a call or a child's exit wakes the server at once)."""
 IDLE_ENV = "PAW_RESIDENT_GATE_IDLE"
@@ -49,6 +50,7 @@ def serve(directory: str) -> int:
         return 1
     preload()
     stamps = freshness.code_stamps()
+    rehearse(directory)
     listener, inode = _listen(directory, dir_fd)
     pool = _Pool(listener, proof, _idle_seconds(), inherited=(dir_fd, lock))
     gc.collect()
@@ -72,10 +74,9 @@ def serve(directory: str) -> int:
 
 
 class _Pool:
-    """The children: ``waiting`` ones blocked in ``accept``, ``busy`` ones deciding a call.
-    A child tells the server it took a call through the ``taken`` pipe; the server forks
-    its replacement at once only when no other child is waiting, else after the call (so a
-    fork and its copy do not compete with the call for the CPU)."""
+    """The workers, each answering calls one at a time (:func:`handler.serve`). A worker
+    tells the server when it takes a call through the ``taken`` pipe (so the server knows
+    when it was last used); one that leaves (idle, retired) is replaced."""
 
     def __init__(
         self,
@@ -85,13 +86,12 @@ class _Pool:
         inherited: tuple[int, ...],
     ) -> None:
         self.inherited = inherited
-        """The server's descriptors a child closes (the lock above all: a child left behind
+        """The server's descriptors a worker closes (the lock above all: a worker left behind
         by a killed server must not keep the next one from starting)."""
         self.listener = listener
         self.proof = proof
         self.idle = idle
-        self.waiting: set[int] = set()
-        self.busy: set[int] = set()
+        self.workers: set[int] = set()
         self.taken_r, self.taken_w = os.pipe()
         self.wake_r, self.wake_w = os.pipe()
         os.set_blocking(self.wake_w, False)
@@ -102,37 +102,32 @@ class _Pool:
     def step(self) -> bool:
         """Fill, wait for something to happen (at most a tick), collect it; False when the
         server must leave."""
-        while len(self.waiting) < SPARES and (not self.waiting or not self.busy):
-            # SIGTERM held until the child is counted, or the server could leave without it
+        while len(self.workers) < WORKERS:
+            # SIGTERM held until the worker is counted, or the server could leave without it
             signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
             try:
-                self.waiting.add(self._fork())
+                self.workers.add(self._fork())
             finally:
                 signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
         ready, _, _ = select.select([self.taken_r, self.wake_r], [], [], TICK)
         if self.wake_r in ready:
             os.read(self.wake_r, 512)
         if self.taken_r in ready:
-            data = os.read(self.taken_r, 4 * 64)
-            for offset in range(0, len(data) - 3, 4):
-                pid = int.from_bytes(data[offset : offset + 4], sys.byteorder)
-                self.waiting.discard(pid)
-                self.busy.add(pid)
+            os.read(self.taken_r, 4 * 64)
             self.last_call = time.monotonic()
         return self._reap()
 
     def _reap(self) -> bool:
-        while self.waiting or self.busy:
+        while self.workers:
             pid, status = os.waitpid(-1, os.WNOHANG)
             if pid == 0:
                 break
-            self.waiting.discard(pid)
-            self.busy.discard(pid)
+            self.workers.discard(pid)
             code = os.waitstatus_to_exitcode(status)
             if code == handler.SERVED:
-                continue
+                continue  # retired
             if code == handler.IDLE and time.monotonic() - self.last_call < self.idle:
-                continue  # a child that waited since before the last call
+                continue  # a worker that waited since before the last call
             return False  # idle, or a handler that broke: leave rather than loop
         return True
 
@@ -151,13 +146,13 @@ class _Pool:
                 signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
                 for fd in (self.taken_r, self.wake_r, self.wake_w, *self.inherited):
                     os.close(fd)
-                code = handler.serve_one(self.listener, self.proof, self.idle, self.taken_w)
+                code = handler.serve(self.listener, self.proof, self.idle, self.taken_w)
         finally:
             os._exit(code)
 
     def close(self) -> None:
-        """Stop the waiting children; a busy one finishes its call (it ignores SIGTERM)."""
-        for pid in self.waiting | self.busy:
+        """Stop the workers; one answering a call finishes it first (it holds SIGTERM)."""
+        for pid in self.workers:
             try:
                 os.kill(pid, signal.SIGTERM)
             except OSError:
