@@ -56,10 +56,72 @@ def _results(result: object, step: int) -> str:
 
 @pytest.mark.parametrize("key", [k for k in CLIENTS if k.startswith("claude-code")])
 def test_the_whole_handshake(key: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _handshake(key, tmp_path, monkeypatch)
+
+
+def test_the_whole_handshake_through_the_resident_gate(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same session with the resident gate on (as installed): the first hook call
+    starts it without keeping Claude Code waiting on the hook's output, later calls are
+    answered by its workers, and every answer is the same."""
+    import signal
+
+    monkeypatch.delenv("PAW_RESIDENT_GATE", raising=False)
+    monkeypatch.setenv("PAW_RESIDENT_GATE_IDLE", "60")
+    key = max(k for k in CLIENTS if k.startswith("claude-code"))
+    try:
+        _handshake(key, tmp_path, monkeypatch, start_resident=True)
+        lock = tmp_path / "paw-state" / "resident" / "lock"
+        server = int(lock.read_text().split()[0])
+        workers = Path(f"/proc/{server}/task/{server}/children").read_text().split()
+        # a worker writes only when it takes a call (its note to the server, the ledger)
+        writes = sum(_writes(int(worker)) for worker in workers)
+        assert writes > 0, "no call was answered by the resident gate"
+    finally:
+        lock = tmp_path / "paw-state" / "resident" / "lock"
+        if lock.exists():
+            os.kill(int(lock.read_text().split()[0]), signal.SIGTERM)
+
+
+def _start_resident(state: Path, root: Path) -> None:
+    import time
+
+    from paw_tui.core.clients import commands
+
+    script = commands.hook_script_path(str(state))
+    read = {"session_id": "warm", "cwd": str(root), "hook_event_name": "PreToolUse"}
+    read |= {"tool_name": "Read", "tool_input": {"file_path": str(root / "x")}}
+    subprocess.run(
+        [script, "gate", "--client", "claude-code"],
+        input=json.dumps(read).encode(),
+        cwd=root,
+        env={**os.environ, "CLAUDE_PROJECT_DIR": str(root)},
+        capture_output=True,
+        timeout=60,
+    )
+    deadline = time.monotonic() + 30
+    while not (state / "resident" / "gate.sock").exists():
+        assert time.monotonic() < deadline, "the resident gate did not start"
+        time.sleep(0.05)
+
+
+def _writes(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/io").read_text().splitlines():
+        if line.startswith("syscw:"):
+            return int(line.split()[1])
+    return 0
+
+
+def _handshake(
+    key: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, start_resident: bool = False
+) -> None:
     monkeypatch.setenv("PAW_STATE_DIR", str(tmp_path / "paw-state"))
     root = (tmp_path / "ws").resolve()
     root.mkdir()
     env = _setup(root, tmp_path / "paw-state")
+    if start_resident:  # a short scripted session could end before a server started by it
+        _start_resident(tmp_path / "paw-state", root)
     deferred = key == "claude-code@2.1.330"
     script: list[Step] = [write_file("claude", root, "src/early.py", "x = 1\n")]
     if deferred:
