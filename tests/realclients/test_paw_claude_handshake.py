@@ -90,8 +90,8 @@ def _start_resident(state: Path, root: Path) -> None:
     from paw_tui.core.clients import commands
 
     script = commands.hook_script_path(str(state))
-    read = {"session_id": "warm", "cwd": str(root), "hook_event_name": "PreToolUse"}
-    read |= {"tool_name": "Read", "tool_input": {"file_path": str(root / "x")}}
+    read: dict[str, object] = {"session_id": "warm", "cwd": str(root), "tool_name": "Read"}
+    read |= {"hook_event_name": "PreToolUse", "tool_input": {"file_path": str(root / "x")}}
     subprocess.run(
         [script, "gate", "--client", "claude-code"],
         input=json.dumps(read).encode(),

@@ -46,6 +46,7 @@ system, through an injectable ``fs`` object.
 
 from __future__ import annotations
 
+import bisect
 import os
 import posixpath
 import sys
@@ -258,7 +259,8 @@ class _Walker:
     def grant(
         self, real: str, forbidden: set[str], label: str, want_dir: bool | None = None
     ) -> None:
-        blocking = min((f for f in forbidden if under(real, f)), default=None)
+        paths = _PathSet(forbidden)
+        blocking = min(paths.at_or_above(real), default=None)
         if blocking is not None:
             self.result.refused.append((label, f"never writable ({blocking})"))
             return
@@ -270,15 +272,15 @@ class _Walker:
             wanted = "a directory" if want_dir else "a file"
             self.result.refused.append((label, f"not {wanted}"))
             return
-        self.add(real, kind, forbidden, label)
+        self.add(real, kind, paths, label)
 
-    def add(self, path: str, kind: str, forbidden: set[str], label: str) -> None:
-        inside = [f for f in forbidden if f != path and under(f, path)]
+    def add(self, path: str, kind: str, forbidden: _PathSet, label: str) -> None:
         if kind != DIR:
             if kind in (FILE, OTHER):
                 self.result.files.append(path)
             return
-        if not inside:
+        inside = _PathSet(forbidden.below(path))
+        if not inside.members:
             self.result.dirs.append(path)
             return
         try:
@@ -289,19 +291,48 @@ class _Walker:
         self.result.carved.append(path)
         for name in names:
             child = posixpath.join(path, name)
-            if child in forbidden:
+            if child in forbidden.members:
                 continue
             child_kind = self.fs.kind(child)
             if child_kind == DIR:
-                self.add(child, DIR, inside_set(inside, child), label)
+                self.add(child, DIR, inside, label)
             elif child_kind == FILE:
                 self.result.files.append(child)
             # symlinks and special files inside a carved directory get no rule: a link's
             # target is checked where it lives, and a new name cannot be created here anyway
 
 
-def inside_set(forbidden: list[str], base: str) -> set[str]:
-    return {f for f in forbidden if under(f, base)}
+class _PathSet:
+    """Absolute, normalised paths, asked which lie above or below a path: by looking up each
+    ancestor, and by one bisection into the sorted list (a spec asks a thousand times)."""
+
+    __slots__ = ("members", "ordered")
+
+    def __init__(self, paths: Iterable[str]) -> None:
+        self.members = frozenset(paths)
+        self.ordered = sorted(self.members)
+
+    def at_or_above(self, path: str) -> list[str]:
+        """The members that are ``path`` or one of its ancestors."""
+        found = []
+        while True:
+            if path in self.members:
+                found.append(path)
+            parent = posixpath.dirname(path)
+            if parent == path:
+                return found
+            path = parent
+
+    def below(self, path: str) -> list[str]:
+        """The members strictly beneath ``path``."""
+        prefix = path if path.endswith("/") else path + "/"
+        start = bisect.bisect_left(self.ordered, prefix)
+        found = []
+        for member in self.ordered[start:]:
+            if not member.startswith(prefix):
+                break
+            found.append(member)
+        return found
 
 
 def _relative(entry: str) -> str | None:
