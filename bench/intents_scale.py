@@ -54,9 +54,12 @@ class Workspace:
         self.count = count
         self.root = os.path.join(base, f"ws{count}")
         os.makedirs(os.path.join(self.root, ".git"))
+        # each call decided in the hook's own process (as before the resident gate): the
+        # scaling is the gate's own work, which bench/gate.py measures through the server too
         self.env = clean_env(
             PAW_STATE_DIR=os.path.join(base, f"state{count}"),
             PAW_USER_HOME=os.path.join(base, f"home{count}"),
+            PAW_RESIDENT_GATE="off",
         )
         for step in (["init"], ["install", "claude-code"]):
             subprocess.run(
