@@ -355,3 +355,32 @@ def test_one_worker_answers_calls_in_turn_each_as_its_own_process_would(
     assert answers == alone
     assert "no paw-tui workspace was found from" in answers[1][1]
     assert answers[0] == answers[2] and "You must cite" in answers[0][1]
+
+
+@pytest.mark.parametrize(
+    ("chunks", "problem"),
+    [
+        ([b"x" * 300], "malformed first line"),
+        ([b"D 0 10 0\nshort"], "ended early"),
+        ([b"D 0 2 0\n", b"abc"], "longer than announced"),
+        ([b"D 0 2"], "ended early"),
+    ],
+)
+def test_a_message_that_runs_on_or_ends_early_is_refused(chunks: list[bytes], problem: str) -> None:
+    pending = list(chunks)
+
+    def recv(size: int) -> bytes:
+        return pending.pop(0) if pending else b""
+
+    with pytest.raises(ValueError, match=problem):
+        wire.read_message(recv, b"", lambda line: sum(wire.answer_sizes(line)[1:]))
+
+
+def test_a_message_in_pieces_is_read_whole() -> None:
+    pending = [b"D 2 ", b"3 1\nab", b"c", b"!"]
+
+    def recv(size: int) -> bytes:
+        return pending.pop(0)
+
+    header, body = wire.read_message(recv, b"", lambda line: sum(wire.answer_sizes(line)[1:]))
+    assert wire.answer_sizes(header) == (2, 3, 1) and body == b"abc!"

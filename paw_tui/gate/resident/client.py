@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 SPAWN_QUIET = 5.0
 """Seconds after a hook started a server during which no other hook starts one."""
 _CHUNK = 1 << 20
+"""Bytes read from stdin at a time."""
 
 
 class Outcome:
@@ -115,25 +116,8 @@ def _exchange(sock: "_socket.socket", directory: str, args: list[str], payload: 
 
 
 def _receive_answer(sock: "_socket.socket") -> tuple[int, bytes, bytes]:
-    buffer = b""
-    while b"\n" not in buffer:
-        chunk = sock.recv(65536)
-        if not chunk or len(buffer) > 256:
-            raise ValueError("the answer ended early" if not chunk else "malformed answer")
-        buffer += chunk
-    header, _, rest = buffer.partition(b"\n")
-    code, out_size, err_size = wire.answer_sizes(header)
-    chunks = [rest]
-    have = len(rest)
-    while have < out_size + err_size:
-        chunk = sock.recv(min(_CHUNK, out_size + err_size - have))
-        if not chunk:
-            raise ValueError("the answer ended early")
-        chunks.append(chunk)
-        have += len(chunk)
-    body = b"".join(chunks)
-    if len(body) != out_size + err_size:
-        raise ValueError("the answer is longer than announced")
+    header, body = wire.read_message(sock.recv, b"", lambda line: sum(wire.answer_sizes(line)[1:]))
+    code, out_size, _ = wire.answer_sizes(header)
     return code, body[:out_size], body[out_size:]
 
 

@@ -108,24 +108,8 @@ def _receive(conn: socket.socket, proof: os.stat_result, fds: list[int]) -> wire
     _check_proof(fds[0], proof)
     if not stat.S_ISDIR(os.fstat(fds[1]).st_mode):
         raise Refused("the working directory is not a directory")
-    while b"\n" not in data:
-        chunk = conn.recv(65536)
-        if not chunk or len(data) > 64:
-            raise ValueError("malformed request header")
-        data += chunk
-    header, _, rest = data.partition(b"\n")
-    meta_size, payload_size = wire.request_sizes(header)
-    chunks = [rest]
-    have = len(rest)
-    while have < meta_size + payload_size:
-        chunk = conn.recv(min(1 << 20, meta_size + payload_size - have))
-        if not chunk:
-            raise ValueError("the request ended early")
-        chunks.append(chunk)
-        have += len(chunk)
-    body = b"".join(chunks)
-    if len(body) != meta_size + payload_size:
-        raise ValueError("the request is longer than announced")
+    header, body = wire.read_message(conn.recv, data, lambda line: sum(wire.request_sizes(line)))
+    meta_size, _ = wire.request_sizes(header)
     return wire.decode_request(body[:meta_size], body[meta_size:])
 
 

@@ -18,6 +18,10 @@ decision being made twice.
 
 import sys
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 ENV = b"PAW_RESIDENT_GATE"
 """``off`` (or ``0``): every hook call decides in its own process and starts no server."""
 SOCKET = "gate.sock"
@@ -130,3 +134,31 @@ def answer_sizes(header: bytes) -> tuple[int, int, int]:
     if tag != DONE or not 0 <= values[0] <= 255 or min(values) < 0:
         raise ValueError(f"not a resident gate answer: {header[:40]!r}")
     return values
+
+
+def read_message(
+    recv: "Callable[[int], bytes]", buffer: bytes, body_length: "Callable[[bytes], int]"
+) -> tuple[bytes, bytes]:
+    """One message: its first line (``buffer`` holds what was already received), whose
+    ``body_length`` says how many bytes follow, and those bytes; ValueError when the line
+    runs on, or the message ends early or runs longer."""
+    while b"\n" not in buffer:
+        if len(buffer) > 256:
+            raise ValueError("malformed first line")
+        chunk = recv(65536)
+        if not chunk:
+            raise ValueError("the message ended early")
+        buffer += chunk
+    header, _, rest = buffer.partition(b"\n")
+    length = body_length(header)
+    chunks = [rest]
+    have = len(rest)
+    while have < length:
+        chunk = recv(min(1 << 20, length - have))
+        if not chunk:
+            raise ValueError("the message ended early")
+        chunks.append(chunk)
+        have += len(chunk)
+    if have != length:
+        raise ValueError("the message is longer than announced")
+    return header, b"".join(chunks)
