@@ -232,3 +232,36 @@ def test_resolved_path_value(root: str) -> None:
     assert resolved == ResolvedPath("src/x", os.path.join(real_root(root), "src", "x"), "src/x")
     assert resolved.to_dict()["inside"] is True
     assert "src/x" in repr(resolved)
+
+
+def test_resolving_below_the_root_agrees_with_os_path_realpath(tmp_path: Path) -> None:
+    """A target below the (already resolved) root is resolved component by component from
+    the root, stopping at the first missing one; the answer must be ``os.path.realpath``'s
+    for files, directories, links (absolute, relative, dangling, looping, out of the root),
+    ``..`` and ``.`` anywhere, missing parents and files used as directories."""
+    import random
+
+    from paw_tui.core.workspace.paths import real_root, resolve_path
+
+    root = tmp_path / "ws"
+    (root / "src" / "deep").mkdir(parents=True)
+    (root / "docs").mkdir()
+    (root / "src" / "a.py").write_text("x")
+    (tmp_path / "outside").mkdir()
+    links = {
+        "src/to-docs": "../docs",
+        "src/abs": str(root / "src" / "deep"),
+        "dangling": "nowhere/at/all",
+        "loop": "loop",
+        "out": str(tmp_path / "outside"),
+    }
+    for name, target in links.items():
+        (root / name).symlink_to(target)
+    parts = ["src", "deep", "a.py", "docs", "to-docs", "abs", "dangling", "loop", "out"]
+    parts += ["missing", "..", ".", "", "x.py"]
+    rng = random.Random(12)
+    base = real_root(str(root))
+    for _ in range(3000):
+        rel = "/".join(rng.choice(parts) for _ in range(rng.randint(1, 5)))
+        path = f"{root}/{rel}"
+        assert resolve_path(path, base, root_is_real=True).absolute == os.path.realpath(path), rel

@@ -30,26 +30,34 @@ READ_FLAGS = (
 
 def open_regular_fd(path: str) -> int:
     """A descriptor on the regular file at ``path`` (errors as :func:`read_regular`)."""
+    return _open_regular(path)[0]
+
+
+def _open_regular(path: str) -> tuple[int, os.stat_result]:
     fd = os.open(path, READ_FLAGS)
     try:
-        mode = os.fstat(fd).st_mode
+        info = os.fstat(fd)
     except BaseException:
         os.close(fd)
         raise
-    if not stat.S_ISREG(mode):
+    if not stat.S_ISREG(info.st_mode):
         os.close(fd)
-        if stat.S_ISDIR(mode):
+        if stat.S_ISDIR(info.st_mode):
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
         raise OSError(errno.EINVAL, "not a regular file", path)
-    return fd
+    return fd, info
 
 
 def read_regular(path: str) -> bytes:
     """The bytes of the regular file at ``path``. OSError when it is missing
     (FileNotFoundError), not a regular file (a FIFO, a device, a directory) or unreadable."""
-    fd = open_regular_fd(path)
+    fd, info = _open_regular(path)
     try:
-        chunks = []
+        # one read past the size it has: a short read is the end (no second call to see it)
+        first = os.read(fd, info.st_size + 1)
+        if len(first) <= info.st_size:
+            return first
+        chunks = [first]
         while chunk := os.read(fd, 1 << 20):
             chunks.append(chunk)
     finally:

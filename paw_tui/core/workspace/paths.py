@@ -21,6 +21,7 @@ the gate's hot path (DESIGN §10).
 from __future__ import annotations
 
 import os
+import stat
 
 from paw_tui.core.errors import ValidationError
 
@@ -137,6 +138,39 @@ def resolve_path(
     ``root_is_real=True`` when ``root`` already went through :func:`real_root`.
     Raises :class:`PathError` for a path that is not a string, is empty or holds a NUL byte.
     """
-    absolute = os.path.realpath(absolute_path(path, cwd))
     base = root if root_is_real else real_root(root)
+    given = absolute_path(path, cwd)
+    absolute = _realpath_below(given, base)
+    if absolute is None:
+        absolute = os.path.realpath(given)
     return ResolvedPath(path, absolute, relative_to_root(absolute, base))
+
+
+def _realpath_below(path: str, base: str) -> str | None:
+    """``os.path.realpath(path)`` for an absolute ``path`` below ``base``, a resolved
+    directory, looking only at the components below it (the root's own components are real
+    already: a target costs an ``lstat`` per component under the root, and none past the
+    first that is missing); None where that does not apply (not POSIX, not below ``base``, a
+    symbolic link on the way: ``os.path.realpath`` then does it all)."""
+    if os.sep != "/" or base == "/" or not path.startswith(base + "/"):
+        return None
+    resolved = base
+    missing = False
+    for part in path[len(base) + 1 :].split("/"):
+        if part in ("", "."):
+            continue
+        if part == "..":
+            resolved = os.path.dirname(resolved)
+            missing = False
+            continue
+        candidate = resolved + "/" + part
+        if not missing:
+            try:
+                mode = os.lstat(candidate).st_mode
+            except OSError:
+                missing = True  # nothing below a missing component exists either
+            else:
+                if stat.S_ISLNK(mode):
+                    return None
+        resolved = candidate
+    return resolved
