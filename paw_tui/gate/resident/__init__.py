@@ -4,9 +4,11 @@ fifty modules.
 
 The hook (``client``) asks it over a Unix socket in the installation's state directory and,
 whenever it cannot, decides in its own process exactly as before: the resident gate only ever
-makes a call faster, never different. Each call is answered by a freshly forked child that
-takes the caller's environment, working directory, umask, arguments and stdin, and runs the
-same :func:`paw_tui.gate.main.answer` the hook would (``server``, ``handler``).
+makes a call faster, never different. The server rehearses the gate on a scratch workspace
+(``rehearsal``), then forks workers (``server``) that answer calls one at a time, each with
+the caller's whole environment, working directory, umask, arguments and stdin, running the
+same :func:`paw_tui.gate.main.answer` the hook would (``handler``); it leaves when idle or
+when its code changed (``freshness``).
 
 Who may ask: only a process of the same user that can open the directory's proof file for
 writing, and proves it by passing the open descriptor (``SCM_RIGHTS``). The confined shell
