@@ -92,6 +92,31 @@ file still ends with exactly those bytes, the next append need not parse them ag
 _datasync = getattr(os, "fdatasync", os.fsync)
 
 
+def _identity(fd: int) -> tuple[int, int]:
+    info = os.fstat(fd)
+    return info.st_dev, info.st_ino
+
+
+def sync_file(path: str, identity: tuple[int, int]) -> None:
+    """Make the records written to the ledger file ``identity`` (device, inode) at ``path``
+    durable; LedgerError when ``path`` is no longer that file (its records could not be
+    vouched for) or the sync fails."""
+    try:
+        fd = os.open(path, os.O_RDONLY | OPEN_FLAGS)
+    except OSError as error:
+        raise LedgerError(f"Cannot sync the audit ledger {path}: {os_reason(error)}.") from None
+    try:
+        if _identity(fd) != identity:
+            raise LedgerError(
+                f"Cannot sync the audit ledger {path}: it was replaced after records were written."
+            )
+        _datasync(fd)
+    except OSError as error:
+        raise LedgerError(f"Cannot sync the audit ledger {path}: {os_reason(error)}.") from None
+    finally:
+        os.close(fd)
+
+
 class Ledger(LedgerFiles):
     """The ledger at ``path`` for the workspace at ``workspace_root``.
 
@@ -100,7 +125,7 @@ class Ledger(LedgerFiles):
     ledger does no I/O.
     """
 
-    __slots__ = ("state_base", "clock", "durable", "warnings", "_heads", "_mac")
+    __slots__ = ("state_base", "clock", "durable", "warnings", "unsynced", "_heads", "_mac")
 
     def __init__(
         self,
@@ -118,6 +143,10 @@ class Ledger(LedgerFiles):
         self.clock = clock
         self.durable = durable
         self.warnings: list[str] = []  # what went wrong after a record was written
+        self.unsynced: tuple[int, int] | None = None
+        """Not durable: the file (device, inode) this ledger's records were last written to
+        and not synced; whoever made it non-durable syncs that file (:func:`sync_file`)
+        before anyone acts on those records."""
         self._heads: HeadStore | None = None
         self._mac: Mac | None = signer
 
@@ -344,8 +373,13 @@ class Ledger(LedgerFiles):
             if lines:
                 size = self._write(fd, b"\n".join(lines) + b"\n", size)
                 _LAST_WRITTEN[self.path] = (lines[-1], seq, last, last_mac)
+            identity = None if self.durable else _identity(fd)
             for previous_seq, (pending, record) in enumerate(written, start_seq):
                 pending.result = record
+                if identity is not None:
+                    owner = pending.owner
+                    assert isinstance(owner, Ledger)
+                    owner.unsynced = identity
                 if record.get("event") == MUTATION or previous_seq == 0:
                     owner = pending.owner
                     assert isinstance(owner, Ledger)

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 
 class WorkspaceState:
-    __slots__ = ("root", "clock", "_policy", "_ledger", "_signer")
+    __slots__ = ("root", "clock", "durable", "_policy", "_ledger", "_signer")
 
     def __init__(
         self,
@@ -31,12 +31,16 @@ class WorkspaceState:
         policy: Policy | None = None,
         ledger: Ledger | None = None,
         signer: Mac | None = None,
+        durable: bool = True,
     ) -> None:
         self.root = os.path.abspath(root)
         self.clock = clock
         self._policy = policy
         self._ledger = ledger
         self._signer: Mac | None = signer
+        self.durable = durable
+        """False: ledger records are written unsynced, and the caller syncs them (the
+        Governor, once for a batch of decisions) before any of them is acted on."""
 
     def now(self) -> float:
         return self.clock()
@@ -82,9 +86,17 @@ class WorkspaceState:
             from paw_tui.core.ledger.store import Ledger
 
             self._ledger = Ledger.for_workspace(
-                self.root, clock=self.clock, signer=self._signer_or_none()
+                self.root, clock=self.clock, signer=self._signer_or_none(), durable=self.durable
             )
         return self._ledger
+
+    @property
+    def unsynced_ledger(self) -> tuple[str, tuple[int, int]] | None:
+        """The ledger's path and file when records were written to it unsynced."""
+        ledger = self._ledger
+        if ledger is None or ledger.unsynced is None:
+            return None
+        return ledger.path, ledger.unsynced
 
     def record(self, event: str, **fields: object) -> dict[str, object]:
         """Append one ledger record; raises LedgerError when it cannot be written."""
