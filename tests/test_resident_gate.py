@@ -384,3 +384,32 @@ def test_a_message_in_pieces_is_read_whole() -> None:
 
     header, body = wire.read_message(recv, b"", lambda line: sum(wire.answer_sizes(line)[1:]))
     assert wire.answer_sizes(header) == (2, 3, 1) and body == b"abc!"
+
+
+def test_the_hook_s_side_loads_no_more_than_it_needs() -> None:
+    """What a hook answered by the resident gate imports: the launcher, the client and the
+    wire format, and ``_socket``; not ``os`` (which ``-I -S`` leaves unloaded), nor any
+    other module of paw-tui."""
+    import paw_tui
+
+    site = str(Path(paw_tui.__file__).resolve().parent.parent)
+    code = (
+        "import sys\n"
+        f"sys.path.append({site!r})\n"
+        "before = set(sys.modules)\n"
+        "import paw_tui.gate.launch, paw_tui.gate.resident.client, _socket\n"
+        "print(' '.join(sorted(set(sys.modules) - before)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", code], capture_output=True, text=True, timeout=60
+    )
+    loaded = set(done.stdout.split())
+    assert loaded == {
+        "_socket",
+        "paw_tui",
+        "paw_tui.gate",
+        "paw_tui.gate.launch",
+        "paw_tui.gate.resident",
+        "paw_tui.gate.resident.client",
+        "paw_tui.gate.resident.wire",
+    }, (loaded, done.stderr)
