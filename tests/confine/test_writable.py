@@ -11,6 +11,7 @@ import pytest
 from paw_tui.core.confine import writable
 from paw_tui.core.confine.spec import parse_spec
 from paw_tui.core.confine.writable import compute_writable, launch_chain
+from paw_tui.core.support.realpath import realpath
 
 
 def make_ws(base: Path) -> Path:
@@ -229,4 +230,4 @@ def test_resolving_through_the_kernel_agrees_with_os_path_realpath(tmp_path: Pat
         "/",
     ]
     for path in paths:
-        assert writable.realpath(path) == os.path.realpath(path), path
+        assert realpath(path) == os.path.realpath(path), path

@@ -52,6 +52,7 @@ import posixpath
 import sys
 
 from paw_tui.core.policy.scope.protect import PROTECTED_FILES, PROTECTED_TREES
+from paw_tui.core.support.realpath import realpath
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -100,34 +101,6 @@ class OsFs:
 
     def listdir(self, path: str) -> list[str]:
         return os.listdir(path)
-
-
-def realpath(path: str) -> str:
-    """``os.path.realpath(path)`` for an absolute ``path``: where it exists and ``/proc`` is
-    there (Linux), the kernel resolves it in one ``open`` and ``/proc/self/fd`` names the
-    result, instead of an ``lstat`` of every component (a spec resolves some sixty paths, many
-    of them absent: those are their resolved parent and their name, as ``realpath`` has it)."""
-    flag = getattr(os, "O_PATH", 0)
-    if not flag:
-        return os.path.realpath(path)
-    try:
-        fd = os.open(path, flag | os.O_CLOEXEC)
-    except FileNotFoundError:
-        parent, _, name = path.rpartition("/")
-        if parent and name not in ("", ".", "..") and _kind(path) == MISSING:
-            return realpath(parent).rstrip("/") + "/" + name  # not a dangling link either
-        return os.path.realpath(path)
-    except OSError:
-        return os.path.realpath(path)
-    try:
-        found = os.readlink(f"/proc/self/fd/{fd}")
-    except OSError:
-        found = ""
-    finally:
-        os.close(fd)
-    if found.startswith("/") and not found.endswith(" (deleted)"):
-        return found
-    return os.path.realpath(path)
 
 
 def _kind(path: str) -> str:

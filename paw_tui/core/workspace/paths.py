@@ -24,6 +24,7 @@ import os
 import stat
 
 from paw_tui.core.errors import ValidationError
+from paw_tui.core.support.realpath import realpath
 
 _NATIVE_SEPS = tuple(sep for sep in (os.sep, os.altsep) if sep and sep != "/")
 
@@ -95,7 +96,7 @@ def _require_path(value: object, what: str) -> str:
 def real_root(root: str) -> str:
     """The realpath of a workspace root; compute it once and pass ``root_is_real=True``."""
     root = _require_path(root, "workspace root")
-    return os.path.realpath(os.path.abspath(os.path.expanduser(root)))
+    return realpath(os.path.abspath(os.path.expanduser(root)))
 
 
 def relative_to_root(real_path: str, root: str) -> str | None:

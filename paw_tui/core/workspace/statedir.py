@@ -23,6 +23,7 @@ import posixpath
 import sys
 
 from paw_tui.core.support.hashing import sha256_hex
+from paw_tui.core.support.realpath import realpath
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -114,7 +115,7 @@ def workspace_key(root: str) -> str:
 
     The real path is case-folded on Windows, where two spellings name one directory.
     """
-    real = os.path.normcase(os.path.realpath(root))
+    real = os.path.normcase(realpath(os.path.abspath(root)))
     digest = sha256_hex(real.encode("utf-8", "surrogatepass"))[:_KEY_HASH_CHARS]
     base = os.path.basename(real.rstrip("/\\")) or "root"
     name = "".join(ch if ch in _NAME_CHARS else "_" for ch in base)[:_KEY_NAME_CHARS]
