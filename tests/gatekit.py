@@ -117,6 +117,27 @@ def write_workspace(
     return root
 
 
+STATUSES = ("IN_PROGRESS", "PENDING", "COMPLETED", "BLOCKED", "ABANDONED")
+"""Cycled through by :func:`many_intents_yaml` (only the first two are selectable)."""
+
+
+def many_intents_yaml(count: int, *, renamed: int | None = None, exclusions: bool = False) -> str:
+    """``count`` intents ``INT-0001``... each owning ``src/f<n>/**`` and ``docs/f<n>/*.md``
+    (and excluding ``src/f<n>/gen/**`` with ``exclusions``), their statuses cycling through
+    STATUSES; intent ``renamed`` named "Renamed"."""
+    parts = ["active_intents:\n"]
+    for number in range(1, count + 1):
+        name = "Renamed" if number == renamed else f"Feature {number}"
+        excluded = f'"!src/f{number}/gen/**", ' if exclusions else ""
+        parts.append(
+            f"  - id: INT-{number:04d}\n"
+            f"    name: {name}\n"
+            f"    status: {STATUSES[(number - 1) % len(STATUSES)]}\n"
+            f'    owned_scope: ["src/f{number}/**", {excluded}"docs/f{number}/*.md"]\n'
+        )
+    return "".join(parts)
+
+
 def intents_file(root: Path) -> Path:
     return root / ".orchestration" / "active_intents.yaml"
 

@@ -14,7 +14,14 @@ from functools import partial
 from pathlib import Path
 
 import pytest
-from gatekit import claude_payload, gate, paw_state_dir, select_payload, write_workspace
+from gatekit import (
+    claude_payload,
+    gate,
+    many_intents_yaml,
+    paw_state_dir,
+    select_payload,
+    write_workspace,
+)
 
 from paw_tui.core.intents import map_skeleton
 from paw_tui.core.intents.intent_map import (
@@ -31,21 +38,7 @@ from paw_tui.core.workspace.statedir import workspace_state_dir
 
 __all__ = ["paw_state_dir"]
 
-STATUSES = ("IN_PROGRESS", "PENDING", "COMPLETED", "BLOCKED", "ABANDONED")
 HELD = ("INT-0001", "INT-0002", "INT-0006")  # IN_PROGRESS or PENDING: selectable
-
-
-def intents_yaml(count: int, renamed: int | None = None) -> str:
-    parts = ["active_intents:\n"]
-    for number in range(1, count + 1):
-        name = "Renamed" if number == renamed else f"Feature {number}"
-        parts.append(
-            f"  - id: INT-{number:04d}\n"
-            f"    name: {name}\n"
-            f"    status: {STATUSES[(number - 1) % len(STATUSES)]}\n"
-            f'    owned_scope: ["src/f{number}/**", "docs/f{number}/*.md"]\n'
-        )
-    return "".join(parts)
 
 
 def full_render(root: Path) -> str:
@@ -84,7 +77,7 @@ def mutate(root: Path, intent_id: str, name: str, content: str) -> None:
 
 def workspace(base: Path, count: int) -> Path:
     """``count`` intents, three of which touched two files each."""
-    root = write_workspace(base / f"ws{count}", intents_yaml(count))
+    root = write_workspace(base / f"ws{count}", many_intents_yaml(count))
     (root / ".git").mkdir()
     held = HELD if count >= 6 else HELD[:2]
     for intent_id in held:
@@ -202,7 +195,7 @@ def test_a_stamp_that_moved_is_not_trusted(tmp_path: Path, quiet: None) -> None:
 
 def test_a_policy_edit_renders_the_policy_again(tmp_path: Path, quiet: None) -> None:
     root = workspace(tmp_path, 2000)
-    (root / ".orchestration" / "active_intents.yaml").write_text(intents_yaml(2000, renamed=7))
+    (root / ".orchestration" / "active_intents.yaml").write_text(many_intents_yaml(2000, renamed=7))
     work = counted(lambda: mutate(root, "INT-0001", "a.py", "again\n"))
     assert work["builds"] == 1
     assert "## INT-0007: Renamed\n" in map_text(root)

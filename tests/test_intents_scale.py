@@ -13,6 +13,7 @@ from gatekit import (
     bash_payload,
     claude_payload,
     gate,
+    many_intents_yaml,
     paw_state_dir,
     select_payload,
     write_payload,
@@ -24,21 +25,6 @@ from paw_tui.core.policy.sources import MAX_SOURCE_BYTES
 
 __all__ = ["paw_state_dir"]
 
-STATUSES = ("IN_PROGRESS", "PENDING", "COMPLETED", "BLOCKED", "ABANDONED")
-
-
-def intents_yaml(count: int) -> str:
-    parts = ["active_intents:\n"]
-    for number in range(1, count + 1):
-        parts.append(
-            f"  - id: INT-{number:04d}\n"
-            f"    name: Feature {number}\n"
-            f"    status: {STATUSES[(number - 1) % len(STATUSES)]}\n"
-            f'    owned_scope: ["src/f{number}/**", "!src/f{number}/gen/**", '
-            f'"docs/f{number}/*.md"]\n'
-        )
-    return "".join(parts)
-
 
 def counted(payload: dict[str, object]) -> tuple[int, dict[str, int]]:
     """The gate's exit code for ``payload`` and the work it did."""
@@ -48,7 +34,7 @@ def counted(payload: dict[str, object]) -> tuple[int, dict[str, int]]:
 
 
 def workspace(base: Path, count: int) -> Path:
-    root = write_workspace(base / f"ws{count}", intents_yaml(count))
+    root = write_workspace(base / f"ws{count}", many_intents_yaml(count, exclusions=True))
     (root / ".paw").mkdir()
     (root / ".git").mkdir()
     return root
@@ -124,7 +110,7 @@ def test_the_first_call_after_an_edit_compiles_once(tmp_path: Path) -> None:
 def test_an_intents_file_too_large_to_compile_in_time_is_refused_unparsed(
     tmp_path: Path, extra: int
 ) -> None:
-    text = intents_yaml(5)
+    text = many_intents_yaml(5, exclusions=True)
     text += "# " + "x" * (MAX_SOURCE_BYTES - len(text.encode()) + extra) + "\n"
     root = workspace(tmp_path, 5)
     (root / ".orchestration" / "active_intents.yaml").write_text(text)
