@@ -3,8 +3,9 @@
 ``os.path.realpath`` ``lstat``s every component of a path. On Linux, where ``/proc`` is
 mounted, the kernel resolves an existing path in one ``open(O_PATH)`` and
 ``/proc/self/fd/N`` names the result; an absent path is its resolved parent and its name,
-as ``realpath`` has it. Anything else (a dangling link, a loop, no ``/proc``, another
-platform) is left to ``os.path.realpath``, so the answer is always the same. Standard
+as ``realpath`` has it. Anything else (a ``.`` or ``..`` component, a dangling link, a loop,
+no ``/proc``, another platform) is left to ``os.path.realpath``, so the answer is always the
+same. Standard
 library only (the gate resolves through this).
 """
 
@@ -16,7 +17,8 @@ import os
 def realpath(path: str) -> str:
     """``os.path.realpath(path)`` for an absolute ``path`` (see the module docstring)."""
     flag = getattr(os, "O_PATH", 0)
-    if not flag:
+    if not flag or "/./" in path or "/../" in path or path.endswith(("/.", "/..")):
+        # ``..`` after a missing component is lexical for realpath, not for the kernel
         return os.path.realpath(path)
     try:
         fd = os.open(path, flag | os.O_CLOEXEC)

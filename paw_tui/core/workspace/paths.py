@@ -143,7 +143,7 @@ def resolve_path(
     given = absolute_path(path, cwd)
     absolute = _realpath_below(given, base)
     if absolute is None:
-        absolute = os.path.realpath(given)
+        absolute = realpath(given)
     return ResolvedPath(path, absolute, relative_to_root(absolute, base))
 
 
@@ -152,7 +152,7 @@ def _realpath_below(path: str, base: str) -> str | None:
     directory, looking only at the components below it (the root's own components are real
     already: a target costs an ``lstat`` per component under the root, and none past the
     first that is missing); None where that does not apply (not POSIX, not below ``base``, a
-    symbolic link on the way: ``os.path.realpath`` then does it all)."""
+    symbolic link on the way: :func:`realpath` then does it all)."""
     if os.sep != "/" or base == "/" or not path.startswith(base + "/"):
         return None
     resolved = base
