@@ -77,13 +77,18 @@ RESIDENT_OPTION = "--resident"
 script passes it; ``paw_tui.core.clients.commands.RESIDENT_OPTION`` writes it)."""
 
 
-def _resident_directory() -> str | None:
-    """Take ``--resident DIR`` off the command line (it follows ``--code-cache PATH``)."""
+def _resident_directory() -> tuple[str | None, bool]:
+    """Take ``--resident DIR`` off the command line (it follows ``--code-cache PATH``): the
+    directory, and whether this process is to be the server (``--resident-serve`` follows)."""
     if len(sys.argv) > 4 and sys.argv[1] == "--code-cache" and sys.argv[3] == RESIDENT_OPTION:
         directory = sys.argv[4]
         del sys.argv[3:5]
-        return directory
-    return None
+        try:
+            from paw_tui.gate.resident.wire import SERVE_OPTION
+        except ImportError:  # the resident gate only ever saves time
+            return None, False
+        return directory, sys.argv[3:4] == [SERVE_OPTION]
+    return None, False
 
 
 def _ask_resident(directory: str) -> bytes | None:
@@ -95,7 +100,7 @@ def _ask_resident(directory: str) -> bytes | None:
 
         from paw_tui.gate.resident import wire
 
-        if not wire.enabled(posix.environ) or sys.argv[3:4] == [wire.SERVE_OPTION]:
+        if not wire.enabled(posix.environ):
             return None
         from paw_tui.gate.resident.client import ask
 
@@ -135,14 +140,11 @@ def main() -> None:
     gc.disable()
     sys.meta_path.append(_SiteOnDemand)
     sys.path.append(_site())
-    resident = _resident_directory()
-    payload = None if resident is None else _ask_resident(resident)
+    resident, serving = _resident_directory()
+    payload = None if resident is None or serving else _ask_resident(resident)
     _use_code_cache()
-    if resident is not None:
-        from paw_tui.gate.resident.wire import SERVE_OPTION
-
-        if sys.argv[1:2] == [SERVE_OPTION]:
-            _serve_resident(resident)
+    if resident is not None and serving:
+        _serve_resident(resident)
     try:
         from paw_tui.gate.main import run
     except ImportError:

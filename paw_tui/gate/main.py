@@ -18,7 +18,7 @@ import sys
 
 from paw_tui.core.clients.markers import agent_marker
 from paw_tui.core.support import fastjson as json  # json's API without importing re (~15 ms)
-from paw_tui.gate import tools
+from paw_tui.gate import MAX_PAYLOAD, tools
 from paw_tui.gate.clients import claude_code
 from paw_tui.gate.events import (
     POST_TOOL,
@@ -29,7 +29,6 @@ from paw_tui.gate.events import (
     Answer,
     PayloadError,
 )
-from paw_tui.gate.resident.wire import MAX_PAYLOAD
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

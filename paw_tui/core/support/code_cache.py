@@ -57,7 +57,7 @@ def stamp() -> str:
     return f"{FORMAT}:{sys.implementation.cache_tag}:{PACKAGE_DIR}:{init.st_mtime_ns}"
 
 
-def _modules() -> list[tuple[str, str, bool]]:
+def covered_modules() -> list[tuple[str, str, bool]]:
     """``(module name, source path, is_package)`` for the package root and ``COVERED``."""
     found = [("paw_tui", os.path.join(PACKAGE_DIR, "__init__.py"), True)]
     for sub in COVERED:
@@ -136,7 +136,7 @@ def build(path: str) -> int:
 
     found: list[tuple[str, str, os.stat_result, bool, bytes]] = []
     imports: dict[str, list[str]] = {}
-    for name, source, is_package in _modules():
+    for name, source, is_package in covered_modules():
         info = os.stat(source)
         with open(source, "rb") as handle:
             tree = ast.parse(handle.read(), source)

@@ -18,6 +18,8 @@ decision being made twice.
 
 import sys
 
+from paw_tui.gate import MAX_PAYLOAD as MAX_PAYLOAD  # what a request may carry
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -35,8 +37,6 @@ SPAWNED = "spawned"
 SERVE_OPTION = "--resident-serve"
 """The launcher's option that runs the server instead of deciding a call."""
 
-MAX_PAYLOAD = 64 * 1024 * 1024
-"""The largest hook payload the gate reads; a larger one is denied."""
 SUN_PATH_MAX = 107
 """The longest socket path ``bind`` and ``connect`` take (Linux: 108 bytes with the NUL)."""
 
