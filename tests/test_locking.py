@@ -321,3 +321,21 @@ def test_a_second_lock_in_the_same_thread_times_out(tmp_path: Path) -> None:
             FileLock(path, timeout=0.05).acquire()
         with pytest.raises(LockTimeout):
             FileLock(path, timeout=0).acquire()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="flock")
+def test_fileno_is_the_held_lock_s_descriptor(tmp_path: Path) -> None:
+    lock = FileLock(str(tmp_path / "l.lock"), timeout=1)
+    with pytest.raises(ValueError, match="not held"):
+        lock.fileno()
+    lock.acquire()
+    try:
+        other = os.open(tmp_path / "l.lock", os.O_RDWR)
+        try:
+            with pytest.raises(BlockingIOError):
+                fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        finally:
+            os.close(other)
+        assert os.fstat(lock.fileno()).st_ino == (tmp_path / "l.lock").stat().st_ino
+    finally:
+        lock.release()

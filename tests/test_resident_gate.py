@@ -413,3 +413,15 @@ def test_the_hook_s_side_loads_no_more_than_it_needs() -> None:
         "paw_tui.gate.resident.client",
         "paw_tui.gate.resident.wire",
     }, (loaded, done.stderr)
+
+
+def test_the_server_and_its_workers_hold_no_caller_s_directory(
+    installed: Installed, root: Path
+) -> None:
+    """The server outlives the call that started it, and a worker the call it answered:
+    neither keeps the caller's working directory (which may be removed or unmounted)."""
+    pid = started(installed, root)
+    served(installed, pid, write_payload(root, "README.md", tool="Read"), root, installed.env(root))
+    installed.quiet_workers(pid)
+    for process in (pid, *children(pid)):
+        assert os.readlink(f"/proc/{process}/cwd") == "/", process

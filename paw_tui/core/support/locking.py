@@ -175,6 +175,13 @@ class FileLock:
         """Whether this object holds the lock now."""
         return self._fd is not None
 
+    def fileno(self) -> int:
+        """The held lock's descriptor (a forked child closes it, so that the lock goes with
+        this process); ValueError when not held."""
+        if self._fd is None:
+            raise ValueError(f"The lock {self.path} is not held.")
+        return self._fd
+
     def _open(self) -> int:
         flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0) | getattr(os, "O_CLOEXEC", 0)
         try:

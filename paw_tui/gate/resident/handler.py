@@ -48,6 +48,7 @@ def serve(listener: socket.socket, proof: os.stat_result, idle: float, taken: in
     ``idle`` seconds, SERVED when it retires)."""
     populate()
     streams = sys.stdin, sys.stdout, sys.stderr
+    environ = dict(os.environb)
     for _ in range(CALLS):
         listener.settimeout(idle)
         try:
@@ -59,7 +60,12 @@ def serve(listener: socket.socket, proof: os.stat_result, idle: float, taken: in
         os.write(taken, os.getpid().to_bytes(4, sys.byteorder))
         with conn:
             _answer(conn, proof)
+        # nothing of the caller's stays between calls: not its streams, its environment (it
+        # may hold secrets) or its directory (it may be removed)
         sys.stdin, sys.stdout, sys.stderr = streams
+        os.environb.clear()
+        os.environb.update(environ)
+        os.chdir("/")
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
     return SERVED
 

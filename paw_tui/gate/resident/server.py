@@ -29,30 +29,32 @@ IDLE_ENV = "PAW_RESIDENT_GATE_IDLE"
 IDLE_SECONDS = 900.0
 PR_SET_PDEATHSIG = 1
 LOCK_WAIT = 2.0
-"""Seconds a new server waits for a leaving one's lock."""
+"""Seconds a new server waits for a leaving one's lock (blocked in ``flock``, not polling)."""
 
 
 def serve(directory: str) -> int:
     """Serve in ``directory`` until idle, stale or told to stop; 0, or 1 when the directory
     cannot be used."""
+    from paw_tui.core.support.locking import FileLock, LockError, LockTimeout
+
+    os.chdir("/")  # a server outlives the call that started it: it holds no one's directory
+    lock = FileLock(wire.path_in(directory, wire.LOCK), timeout=LOCK_WAIT)
     try:
         dir_fd = _open_directory(directory)
-        lock = os.open(
-            wire.LOCK, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600, dir_fd=dir_fd
-        )
-        if not _lock(lock):
-            return 0  # another server has it
-        os.ftruncate(lock, 0)
-        os.write(lock, b"%d\n" % os.getpid())
+        lock.acquire()
+        os.ftruncate(lock.fileno(), 0)
+        os.pwrite(lock.fileno(), b"%d\n" % os.getpid(), 0)
         proof = _proof(dir_fd)
-    except OSError as error:
+    except LockTimeout:
+        return 0  # another server has it
+    except (OSError, LockError) as error:
         sys.stderr.write(f"paw-tui resident gate: cannot use {directory}: {error}\n")
         return 1
     preload()
     stamps = freshness.code_stamps()
     rehearse(directory)
     listener, inode = _listen(directory, dir_fd)
-    pool = _Pool(listener, proof, _idle_seconds(), inherited=(dir_fd, lock))
+    pool = _Pool(listener, proof, _idle_seconds(), inherited=(dir_fd, lock.fileno()))
     gc.collect()
     gc.freeze()  # the children share the imported gate's pages instead of copying them
 
@@ -181,20 +183,6 @@ def _open_directory(directory: str) -> int:
     return dir_fd
 
 
-def _lock(fd: int) -> bool:
-    import fcntl
-
-    deadline = time.monotonic() + LOCK_WAIT
-    while True:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return True
-        except BlockingIOError:
-            if time.monotonic() > deadline:
-                return False
-            time.sleep(0.05)
-
-
 def _proof(dir_fd: int) -> os.stat_result:
     fd = os.open(
         wire.PROOF,
@@ -218,7 +206,7 @@ def preload() -> None:
 
     from paw_tui.core.support import code_cache
 
-    names = [name for name, _, _ in code_cache._modules()]
+    names = [name for name, _, _ in code_cache.covered_modules()]
     for name in [*names, "yaml", "pathspec", "ctypes", "fcntl", "array"]:
         try:
             importlib.import_module(name)
