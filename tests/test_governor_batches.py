@@ -149,3 +149,15 @@ def test_a_decision_that_raises_fails_alone(root: Path, monkeypatch: pytest.Monk
     bad = governor.decide({**write("s", "src/boom.py"), "tool_input": {"boom": 1}})
     assert not bad.allow and "RuntimeError: boom" in (bad.reason or "")
     assert governor.decide(write("s", "src/fine.py")).allow
+
+
+def test_a_ledger_replaced_mid_batch_is_two_files_each_synced(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two calls of one batch that wrote to the ledger before and after it was replaced
+    wrote to two files: both are synced (or their calls denied), not only the last."""
+    synced: list[tuple[str, tuple[int, int]]] = []
+    monkeypatch.setattr(store, "sync_file", lambda path, identity: synced.append((path, identity)))
+    path = str(root / "ledger")
+    failures = api._sync({(path, (1, 10)), (path, (1, 11))})
+    assert failures == {} and sorted(synced) == [(path, (1, 10)), (path, (1, 11))]

@@ -126,7 +126,7 @@ class Governor:
         """Decide the queued calls (this thread's first), sync, wake them, hand over."""
         batch: list[_Call] = []
         try:
-            unsynced: dict[str, tuple[int, int]] = {}
+            unsynced: set[tuple[str, tuple[int, int]]] = set()
             while len(batch) < MAX_BATCH:
                 # calls that arrive while the batch is decided join it: one sync covers them
                 with self._mutex:
@@ -140,9 +140,9 @@ class Governor:
                         call.verdict, written = self._decide(call.event)
                     except Exception as error:  # a call that cannot be decided fails alone
                         call.verdict, written = _failed(call.event, error), None
-                    if written is not None:
-                        call.ledger = written[0]
-                        unsynced[written[0]] = written[1]
+                    if written is not None:  # a ledger replaced mid-batch is two files
+                        call.ledger = written
+                        unsynced.add(written)
             failures = _sync(unsynced)
             for call in batch:
                 if call.ledger in failures:
@@ -203,8 +203,8 @@ MAX_BATCH = 64
 
 
 class _Call:
-    """One queued call: its ``event``; once decided, its ``verdict`` and the ``ledger`` it
-    wrote to. ``wake`` is released once: when it is done, or when it must lead."""
+    """One queued call: its ``event``; once decided, its ``verdict`` and the ledger file it
+    wrote to (path, device and inode). ``wake`` is released once: when it is done, or when it must lead."""
 
     __slots__ = ("event", "wake", "verdict", "ledger", "promoted")
 
@@ -213,20 +213,22 @@ class _Call:
         self.wake = _thread.allocate_lock()
         self.wake.acquire()
         self.verdict: Verdict | None = None
-        self.ledger: str | None = None
+        self.ledger: tuple[str, tuple[int, int]] | None = None
         self.promoted = False
 
 
-def _sync(unsynced: Mapping[str, tuple[int, int]]) -> dict[str, Exception]:
-    """Sync each ledger file once; the failures by path."""
+def _sync(
+    unsynced: set[tuple[str, tuple[int, int]]],
+) -> dict[tuple[str, tuple[int, int]], Exception]:
+    """Sync each ledger file (path, device and inode) once; the failures."""
     from paw_tui.core.ledger.store import sync_file
 
-    failures: dict[str, Exception] = {}
-    for path, identity in unsynced.items():
+    failures: dict[tuple[str, tuple[int, int]], Exception] = {}
+    for written in unsynced:
         try:
-            sync_file(path, identity)
+            sync_file(*written)
         except Exception as error:  # every call that wrote there is then a failure
-            failures[path] = error
+            failures[written] = error
     return failures
 
 
