@@ -277,8 +277,8 @@ CHECKS = (
     "workspace",
     "orchestration",
     "ledger",
+    "claude-code canary",
     "claude-code",
-    "gate canary",
     "mcp",
     "shell",
     "catalogue",
@@ -301,11 +301,11 @@ def test_doctor_is_ok_after_a_fresh_install(root: Path, run_cli: RunCli) -> None
     assert result.code == 0, result.out + result.err
     checks = doctor_lines(result)
     assert checks["claude-code"] == ["ok"]
-    assert checks["gate canary"] == ["ok"]
+    assert checks["claude-code canary"] == ["ok"]
     assert checks["mcp"] == ["ok"]
     assert checks["orchestration"] == ["ok"]
     assert "FAIL" not in result.out
-    assert "a Write without an intent was denied" in result.out
+    assert "the gate recorded that deny" in result.out
     # The canary ran against a scratch copy: nothing was written into the workspace's ledger.
     assert not (root / ".orchestration" / "agent_trace.jsonl").exists()
 
@@ -330,7 +330,7 @@ def test_doctor_fails_when_the_hook_command_does_not_deny(root: Path, run_cli: R
     settings_path(root).write_text(json.dumps(settings), encoding="utf-8")
     result = run_cli("doctor", cwd=root)
     assert result.code == 2
-    assert doctor_lines(result)["gate canary"] == ["FAIL"]
+    assert doctor_lines(result)["claude-code canary"] == ["FAIL"]
 
 
 def test_doctor_without_an_install_warns(root: Path, run_cli: RunCli) -> None:
@@ -359,7 +359,7 @@ def test_doctor_json(root: Path, run_cli: RunCli) -> None:
         "workspace",
         "orchestration",
         "claude-code",
-        "gate canary",
+        "claude-code canary",
         "mcp",
     }
     assert all(item["status"] in ("ok", "warn", "FAIL") for item in data)

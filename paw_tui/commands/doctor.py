@@ -1,8 +1,10 @@
 """``paw-tui doctor``: check the installation, the hooks and the orchestration files.
 
 Each check prints ``ok``, ``warn`` or ``FAIL`` with one sentence; the exit code is 2 when any
-check failed. The hook check runs the configured gate command for real, against a scratch copy
-of the orchestration files, with a canary Write that must be denied.
+check failed. Each installed client's rows come from its own doctor
+(:meth:`~paw_tui.core.clients.registry.ClientInfo.doctor`), among them one ``<client> canary``
+row: the committed pre-tool hook run as that client runs it, on a file write that the gate
+itself must deny and record (:mod:`paw_tui.core.clients.canary`).
 """
 
 from __future__ import annotations
@@ -10,9 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
-import tempfile
 
 from paw_tui.commands.common import workspace_root
 from paw_tui.commands.output import write_out
@@ -69,21 +69,28 @@ def run(args: argparse.Namespace) -> int:
 
     guarded("orchestration", _check_policy, add)
     guarded("ledger", _check_ledger, add)
-    hooks = guarded("claude-code", _check_claude, add) or []
-    if hooks:
-        guarded("gate canary", _run_canary, hooks, add)
-    guarded("mcp", _check_mcp, bool(hooks), add)
+    guarded("claude-code", _check_claude, add)
+    guarded("mcp", _check_mcp, add)
+    _check_other_clients(root, add)
     guarded("shell", _check_protection, add)
     guarded("catalogue", _check_unknown_tools, add)
-    guarded("codex canary", _codex_canary, add)
-    _check_other_clients(root, add)
     if args.json:
         from paw_tui.commands.output import write_json
 
         write_json([{"status": s, "check": n, "detail": d} for s, n, d in results])
     else:
-        write_out("".join(f"{s:<4}  {n:<12} {d}\n" for s, n, d in results))
+        width = max(len(name) for _status, name, _detail in results)
+        write_out("".join(f"{s:<4}  {n:<{width}} {d}\n" for s, n, d in results))
     return 2 if any(s == FAIL for s, _, _ in results) else 0
+
+
+def _check_claude(root: str, add) -> None:  # type: ignore[no-untyped-def]
+    """Claude Code is checked even when it is not set up: it is the client ``install``
+    suggests first."""
+    from paw_tui.core.clients.registry import client
+
+    for status, name, detail in client("claude-code").doctor(root):
+        add(status, name, detail)
 
 
 def _check_other_clients(root: str, add) -> None:  # type: ignore[no-untyped-def]
@@ -97,12 +104,7 @@ def _check_other_clients(root: str, add) -> None:  # type: ignore[no-untyped-def
     inside = os.path.join(os.path.realpath(root), "")
     for info in CLIENTS.values():
         if info.name == "claude-code":
-            continue  # checked above, with its canary
-        try:
-            module = __import__(f"paw_tui.core.clients.{info.module}", fromlist=["NAME"])
-        except ImportError:
-            continue
-        check = getattr(module, "doctor", None)
+            continue  # checked first, installed or not
         refused = None
         try:
             plan = info.plan(root)
@@ -115,7 +117,7 @@ def _check_other_clients(root: str, add) -> None:  # type: ignore[no-untyped-def
         if not present:
             continue
         try:
-            rows = list(check(root)) if check is not None else []
+            rows = info.doctor(root)
         except Exception as error:
             add(FAIL, info.name, f"{type(error).__name__}: {error}")
             continue
@@ -207,84 +209,15 @@ def _check_ledger(root: str, add) -> None:  # type: ignore[no-untyped-def]
     add(OK if result.ok else FAIL, "ledger", result.message)
 
 
-def _check_claude(root: str, add) -> list[str]:  # type: ignore[no-untyped-def]
-    """The configured PreToolUse gate commands (empty when none)."""
-    from paw_tui.core.clients.claude_code import pre_tool_matcher
-    from paw_tui.core.clients.commands import is_gate_command
-
-    path = os.path.join(root, ".claude", "settings.json")
-    if not os.path.exists(path):
-        add(
-            WARN,
-            "claude-code",
-            "no .claude/settings.json: run 'paw-tui install claude-code' to enforce the handshake",
-        )
-        return []
-    try:
-        with open(path, encoding="utf-8") as handle:
-            settings = json.load(handle)
-    except (OSError, ValueError) as exc:
-        add(FAIL, "claude-code", f"{path} cannot be read as JSON: {exc}")
-        return []
-    hooks = settings.get("hooks") if isinstance(settings, dict) else None
-    found: dict[str, list[str]] = {}
-    matchers: list[str] = []
-    for event, entries in (hooks or {}).items() if isinstance(hooks, dict) else []:
-        for entry in entries if isinstance(entries, list) else []:
-            for handler in entry.get("hooks", []) if isinstance(entry, dict) else []:
-                command = handler.get("command") if isinstance(handler, dict) else None
-                if isinstance(command, str) and is_gate_command(command):
-                    found.setdefault(event, []).append(command)
-                    if event == "PreToolUse":
-                        matchers.append(str(entry.get("matcher", "")))
-    missing = [
-        e
-        for e in ("PreToolUse", "PostToolUse", "SessionStart", "UserPromptSubmit", "SessionEnd")
-        if e not in found
-    ]
-    if "PreToolUse" not in found:
-        add(
-            FAIL,
-            "claude-code",
-            "no PreToolUse gate hook in .claude/settings.json: nothing is enforced",
-        )
-        return []
-    if missing:
-        add(WARN, "claude-code", f"gate hooks missing for {', '.join(missing)}")
-    else:
-        add(OK, "claude-code", "gate hooks present for all five events")
-    if any(m not in (pre_tool_matcher(), "*", "", ".*") for m in matchers):
-        add(
-            WARN,
-            "claude-code",
-            "the PreToolUse matcher is narrower than 'install' writes: tools it misses are not governed",
-        )
-    return found["PreToolUse"]
-
-
-def _settings_env(root: str) -> dict[str, str]:
-    """The ``env`` of Claude Code's project settings, the local file's winning."""
-    env: dict[str, str] = {}
-    for name in ("settings.json", "settings.local.json"):
-        try:
-            with open(os.path.join(root, ".claude", name), encoding="utf-8") as handle:
-                data = json.load(handle)
-        except (OSError, ValueError):
-            continue
-        values = data.get("env") if isinstance(data, dict) else None
-        if isinstance(values, dict):
-            env.update({str(k): str(v) for k, v in values.items()})
-    return env
-
-
 def _probe_mcp(root: str, name: str, server: dict[str, object], add) -> None:  # type: ignore[no-untyped-def]
     """Start the server as Claude Code would (its settings' env) and ask ``initialize``."""
+    from paw_tui.core.clients.claude_doctor import settings_environment
     from paw_tui.mcp.probe import probe_server
 
     args = server.get("args")
     argv = [str(server.get("command", ""))]
     argv += [str(arg) for arg in args] if isinstance(args, list) else []
-    env = dict(os.environ, **_settings_env(root))
+    env = dict(os.environ, **settings_environment(root))
     extra = server.get("env")
     if isinstance(extra, dict):
         env.update({str(k): str(v) for k, v in extra.items()})
@@ -299,94 +232,10 @@ def _probe_mcp(root: str, name: str, server: dict[str, object], add) -> None:  #
         )
 
 
-def _run_canary(  # type: ignore[no-untyped-def]
-    root: str,
-    commands: list[str],
-    add,
-    *,
-    label: str = "gate canary",
-    client: str = "Claude Code",
-    env_extra: dict[str, str] | None = None,
-) -> None:
-    """Run each configured PreToolUse command as ``client`` would, on a Write with no intent
-    in a scratch copy of the intents: anything but a deny (exit 2 with the deny JSON) would
-    let every tool run."""
-    import shutil
+def _check_mcp(root: str, add) -> None:  # type: ignore[no-untyped-def]
+    from paw_tui.core.clients.claude_doctor import pre_tool_commands
 
-    with tempfile.TemporaryDirectory(prefix="paw-doctor-") as scratch:
-        source = os.path.join(root, ".orchestration")
-        target = os.path.join(scratch, ".orchestration")
-        os.makedirs(target)
-        for name in ("active_intents.yaml", "governance.yaml"):
-            if os.path.exists(os.path.join(source, name)):
-                shutil.copyfile(os.path.join(source, name), os.path.join(target, name))
-        payload = json.dumps(
-            {
-                "session_id": "paw-doctor-canary",
-                "cwd": scratch,
-                "hook_event_name": "PreToolUse",
-                "tool_name": "Write",
-                "tool_input": {"file_path": os.path.join(scratch, "canary.txt"), "content": "x"},
-            }
-        )
-        # what the client gives its hooks (Claude Code: the settings' env, this machine's
-        # PAW_TUI_HOOK)
-        env = dict(os.environ, **(_settings_env(root) if env_extra is None else env_extra))
-        env.update(PAW_WORKSPACE_PATH=scratch, PAW_STATE_DIR=os.path.join(scratch, "state"))
-        for command in sorted(set(commands)):
-            try:
-                done = subprocess.run(
-                    command,
-                    shell=True,
-                    input=payload.encode(),
-                    capture_output=True,
-                    env=env,
-                    cwd=scratch,
-                    timeout=30,
-                )
-            except (OSError, subprocess.TimeoutExpired) as exc:
-                add(FAIL, label, f"'{command}' did not run: {exc}")
-                continue
-            if done.returncode == 2 and b'"permissionDecision": "deny"' in done.stdout:
-                add(
-                    OK,
-                    label,
-                    f"a Write without an intent was denied (exit 2 with {client}'s deny JSON)",
-                )
-            else:
-                add(
-                    FAIL,
-                    label,
-                    f"'{command}' exited {done.returncode} instead of denying the canary "
-                    f"({client} lets a tool run on any exit but 2): "
-                    f"{done.stderr.decode(errors='replace').strip()[:200]}",
-                )
-
-
-def _codex_canary(root: str, add) -> None:  # type: ignore[no-untyped-def]
-    """Codex's hooks are Claude-shaped (``.codex/hooks.json``, the same payload and deny): its
-    configured PreToolUse commands get the same canary, with only the environment Codex
-    passes on (its hooks get no per-hook variables)."""
-    from paw_tui.core.clients.commands import is_gate_command
-
-    try:
-        with open(os.path.join(root, ".codex", "hooks.json"), encoding="utf-8") as handle:
-            data = json.load(handle)
-    except (OSError, ValueError):
-        return  # not set up, or reported by the Codex rows
-    groups = data.get("hooks", {}).get("PreToolUse", []) if isinstance(data, dict) else []
-    commands: list[str] = []
-    for group in groups if isinstance(groups, list) else []:
-        hooks = group.get("hooks") if isinstance(group, dict) else None
-        for hook in hooks if isinstance(hooks, list) else []:
-            command = hook.get("command") if isinstance(hook, dict) else None
-            if isinstance(command, str) and is_gate_command(command):
-                commands.append(command)
-    if commands:
-        _run_canary(root, commands, add, label="codex canary", client="Codex", env_extra={})
-
-
-def _check_mcp(root: str, hooked_gate: bool, add) -> None:  # type: ignore[no-untyped-def]
+    hooked_gate = bool(pre_tool_commands(root))
     path = os.path.join(root, ".mcp.json")
     try:
         with open(path, encoding="utf-8") as handle:

@@ -545,8 +545,17 @@ def test_doctor_says_nothing_where_codex_is_not_set_up(root: Path, codex_home: P
     assert doctor_rows(root) == []
 
 
-def test_doctor_passes_after_install(root: Path, run_cli: RunCli, codex_home: Path) -> None:
+def test_doctor_passes_after_install(
+    root: Path,
+    run_cli: RunCli,
+    codex_home: Path,
+    paw_state_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     install(run_cli, root)
+    # as the install's step says: PAW_TUI_HOOK exported where Codex starts (else every call
+    # is denied, and the canary says so)
+    monkeypatch.setenv("PAW_TUI_HOOK", str(paw_state_dir / "hook"))
     rows = doctor_rows(root)
     assert failures(root) == []
     assert (

@@ -218,6 +218,8 @@ def test_doctor_fails_exactly_where_codex_skips_a_hook(
         [PAW, "install", "codex"], cwd=root, env=dict(os.environ), capture_output=True, text=True
     )
     assert done.returncode == 0, done.stderr
+    # exported, as the install's step says (without it the canary fails: every call denied)
+    monkeypatch.setenv("PAW_TUI_HOOK", str(tmp_path / "paw-state" / "hook"))
 
     def fails() -> list[str]:
         return [d for s, _, d in codex.doctor(str(root)) if s == "FAIL"]

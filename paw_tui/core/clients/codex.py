@@ -34,6 +34,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from paw_tui.core.clients import canary as canaries
+
     Row = tuple[str, str, str]
 
 NAME = "codex"
@@ -318,7 +320,8 @@ def _server_row(root: str) -> Row:
 
 
 def doctor(root: str) -> list[Row]:
-    """Nothing when Codex is not set up here; else whether Codex would run our hooks at all."""
+    """Nothing when Codex is not set up here; else whether Codex would run our hooks at all,
+    and the canary through its PreToolUse commands."""
     hooks_path = os.path.join(root, HOOKS)
     if not os.path.exists(hooks_path) and not os.path.exists(os.path.join(root, CONFIG)):
         return []
@@ -330,4 +333,52 @@ def doctor(root: str) -> list[Row]:
     rows += _trust_rows(root, hooks_data)
     rows.append(_server_row(root))
     rows.append(hj.reach_row(NAME))
+    group = _our_group(_hooks_of(hooks_data).get("PreToolUse"))
+    handlers = group.get("hooks") if group is not None else None
+    ours = [h for h in handlers if hj.is_ours(h)] if isinstance(handlers, list) else []
+    if ours:
+        from paw_tui.core.clients import canary as canaries
+
+        timeouts = [h["timeout"] for h in ours if isinstance(h.get("timeout"), (int, float))]
+        spec = canary(float(min(timeouts)) if timeouts else float(HOOK_TIMEOUT))
+        rows.append(canaries.run_canary(root, spec, [str(hj.command_of(h)) for h in ours]))
     return rows
+
+
+def _hooks_of(data: Mapping[str, object]) -> dict[str, object]:
+    hooks = data.get("hooks")
+    return hooks if isinstance(hooks, dict) else {}
+
+
+def canary(timeout: float = float(HOOK_TIMEOUT)) -> canaries.Canary:
+    """How Codex 0.169.0 runs a PreToolUse hook: ``/bin/bash -c`` (even with ``SHELL`` naming
+    another shell) in the session's folder, with Codex's own environment and no variable of
+    its own; the payload is Claude Code's shape, a file write is an ``apply_patch``. It
+    refuses the tool on ``permissionDecision: "deny"`` or exit 2, and runs it on exit 1, a
+    timeout or stdout that is not JSON."""
+    from paw_tui.core.clients import canary as canaries
+
+    def payload(scratch: canaries.Scratch) -> dict[str, object]:
+        body = f"*** Begin Patch\n*** Add File: {scratch.file_name}\n+canary\n*** End Patch\n"
+        return {
+            "session_id": scratch.session_id,
+            "turn_id": scratch.nonce,
+            "cwd": scratch.root,
+            "hook_event_name": "PreToolUse",
+            "permission_mode": "default",
+            "tool_name": "apply_patch",
+            "tool_input": {"command": body},
+            "tool_use_id": "call_" + scratch.nonce,
+        }
+
+    return canaries.Canary(
+        NAME,
+        TITLE,
+        runs_as="/bin/bash -c, in the project folder, with Codex's environment",
+        argv=lambda command: ["/bin/bash", "-c", command],
+        environment=lambda _root, _scratch: canaries.launch_environment(),
+        payload=payload,
+        refusal=canaries.deny_json_or_exit_2,
+        fails_open="on exit 1, a timeout, or stdout that is not JSON",
+        timeout=timeout,
+    )

@@ -299,9 +299,3 @@ def plan(root: str) -> SetupPlan:
         "Run 'paw-tui doctor' to check the set-up.",
     ]
     return result
-
-
-def doctor(root: str) -> list[tuple[str, str, str]]:
-    from paw_tui.core.clients.gemini_doctor import check
-
-    return check(root)

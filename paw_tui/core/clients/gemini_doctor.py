@@ -1,25 +1,25 @@
 """``paw-tui doctor`` for Gemini CLI: is the set-up there, and would Gemini run tools unseen.
 
-Each row is ``(status, "gemini-cli", detail)``. Nothing is said for a repository without a
-``.gemini`` folder. What fails (tools would run unseen, or every change is denied): no gate
+Each row is ``(status, "gemini-cli", detail)``, and one ``gemini-cli canary`` row
+(:mod:`paw_tui.core.clients.canary`). Nothing is said for a repository without a ``.gemini``
+folder. What fails (tools would run unseen, or every change is denied): no gate
 hook on ``BeforeTool``, hooks turned off in Gemini's settings (``hooksConfig.enabled: false``,
 or ``paw-tui`` among ``hooksConfig.disabled``), the folder marked "do not trust" (Gemini then
 ignores the project's settings), the paw MCP server excluded (``mcp.excluded`` /
 ``mcp.allowed``) or disabled (``/mcp disable paw``), and a ``BeforeTool`` command that does
-not deny a canary write: it is run the way Gemini runs it (settings expanded as Gemini expands
-them, ``.gemini/.env`` under the environment, ``bash -c``, the hook's own ``env``), because
-Gemini lets the tool run on exit 1, on a timeout and on non-JSON output with exit 0.
+not get a canary write denied by the gate itself: it is run the way Gemini runs it (settings
+expanded as Gemini expands them, ``.gemini/.env`` under the environment, ``bash -c``, the
+hook's own ``env``), because Gemini lets the tool run on exit 1, on a timeout and on non-JSON
+output with exit 0, and a deny from the command's fail-closed fallback locks every call.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import re
-import subprocess
-import tempfile
 
 from paw_tui.core.clients import _hooks_json as hj
+from paw_tui.core.clients import canary as canaries
 from paw_tui.core.clients import commands
 from paw_tui.core.clients.gemini_cli import (
     ENV_FILE,
@@ -43,14 +43,13 @@ OPTIONAL = ("AfterTool", "SessionStart", "BeforeAgent", "SessionEnd")
 _VARIABLE = re.compile(r"\$(?:(\w+)|{([^}]+?)(?::-([^}]*))?})")
 """How Gemini CLI 0.61.0 finds variables in settings values (``resolveEnvVarsInString``)."""
 CANARY_TIMEOUT = 30
-GATE_MISSING = "the paw-tui gate could not run here"
-"""What the portable hook command says when it cannot run paw-tui (``commands``)."""
 ENABLEMENT_FILE = "mcp-server-enablement.json"
 """Where ``/mcp disable <server>`` records a server turned off, for every project."""
 
 
-def check(root: str, environ: Mapping[str, str] | None = None) -> list[Row]:
-    env = dict(os.environ if environ is None else environ)
+def doctor(root: str, environ: Mapping[str, str] | None = None) -> list[Row]:
+    """Nothing without a ``.gemini`` folder; else the set-up's rows and the canary's."""
+    env = canaries.launch_environment(environ)
     if not os.path.isdir(os.path.join(root, ".gemini")):
         return []
     data, missing = hj.doctor_config(root, SETTINGS, NAME, "Gemini CLI")
@@ -290,72 +289,74 @@ def gemini_expand(text: str, environ: Mapping[str, str]) -> str:
     return _VARIABLE.sub(replace, text)
 
 
-def canary_row(
-    root: str, handler: Mapping[str, object], local: Mapping[str, str], launch: Mapping[str, str]
-) -> Row:
-    """Run the BeforeTool command as Gemini would on a write before any selection: expanded
-    with the ``launch`` environment, run with ``local`` (``.gemini/.env`` under it)."""
-    import shutil
-
-    command = gemini_expand(str(handler.get("command", "")), launch)
+def canary(
+    handler: Mapping[str, object], local: Mapping[str, str], timeout: float = CANARY_TIMEOUT
+) -> canaries.Canary:
+    """How Gemini CLI runs a BeforeTool hook: ``bash -c`` in the project folder with its
+    environment (``local``: the launch environment over ``.gemini/.env``), the hook's own
+    ``env`` and the variables it adds; it refuses the tool on ``{"decision": "deny"}`` (exit
+    0) or on exit 2 with nothing on stdout, and on a crash with output that is not JSON."""
     hook_env = handler.get("env")
-    with tempfile.TemporaryDirectory(prefix="paw-doctor-gemini-") as scratch:
-        target = os.path.join(scratch, ".orchestration")
-        os.makedirs(target)
-        for name in ("active_intents.yaml", "governance.yaml"):
-            source = os.path.join(root, ".orchestration", name)
-            if os.path.exists(source):
-                shutil.copyfile(source, os.path.join(target, name))
-        payload = {
-            "session_id": "paw-doctor-canary",
-            "cwd": scratch,
-            "hook_event_name": "BeforeTool",
-            "tool_name": "write_file",
-            "tool_input": {"file_path": "canary.txt", "content": "x"},
-        }
+
+    def environment(root: str, scratch: canaries.Scratch) -> dict[str, str]:
         env = {**local, **(hook_env if isinstance(hook_env, dict) else {})}
         env.update(
-            GEMINI_PROJECT_DIR=scratch,
-            GEMINI_CWD=scratch,
-            GEMINI_SESSION_ID="paw-doctor-canary",
-            CLAUDE_PROJECT_DIR=scratch,
-            PAW_WORKSPACE_PATH=scratch,
-            PAW_STATE_DIR=os.path.join(scratch, "state"),
+            GEMINI_PROJECT_DIR=root,
+            GEMINI_CWD=root,
+            GEMINI_SESSION_ID=scratch.session_id,
+            CLAUDE_PROJECT_DIR=root,
         )
-        try:
-            done = subprocess.run(
-                ["bash", "-c", command],
-                input=json.dumps(payload).encode(),
-                capture_output=True,
-                env={k: str(v) for k, v in env.items()},
-                cwd=scratch,
-                timeout=CANARY_TIMEOUT,
-            )
-        except (OSError, subprocess.TimeoutExpired) as exc:
-            return (hj.FAIL, NAME, f"the BeforeTool command did not run: {exc}")
-    return _judge(done.returncode, done.stdout.decode(errors="replace"), done.stderr)
+        return {str(k): str(v) for k, v in env.items()}
 
+    def payload(scratch: canaries.Scratch) -> dict[str, object]:
+        return {
+            "session_id": scratch.session_id,
+            "cwd": scratch.root,
+            "hook_event_name": "BeforeTool",
+            "timestamp": "1970-01-01T00:00:00.000Z",
+            "tool_name": "write_file",
+            "tool_input": {"file_path": scratch.file_name, "content": "canary\n"},
+        }
 
-def _judge(code: int, out: str, err: bytes) -> Row:
-    if code == 0 and out.strip():
-        try:
-            answer = json.loads(out)
-        except ValueError:
-            answer = None
-        if isinstance(answer, dict) and answer.get("decision") in ("deny", "block"):
-            return (hj.OK, NAME, "a write_file without an intent was denied (Gemini's deny JSON)")
-    detail = err.decode(errors="replace").strip()[:200]
-    if code == 2 and not out.strip():
-        if GATE_MISSING in detail:  # denied, but by the command's own fallback: every call is
-            return (
-                hj.FAIL,
-                NAME,
-                f"the BeforeTool command cannot run paw-tui here, so every tool call is denied: {detail}",
-            )
-        return (hj.OK, NAME, "a write_file without an intent was denied (exit 2)")
-    return (
-        hj.FAIL,
+    return canaries.Canary(
         NAME,
-        f"the BeforeTool command exited {code} without denying the canary write (Gemini lets "
-        f"a tool run on exit 1, a timeout, or non-JSON output): {detail or out.strip()[:200]}",
+        "Gemini CLI",
+        runs_as="bash -c, in the project folder, with .gemini/.env and the hook's env",
+        argv=lambda command: ["bash", "-c", command],
+        environment=environment,
+        payload=payload,
+        refusal=refusal,
+        fails_open="on exit 1, a timeout, or output that is not JSON with exit 0",
+        timeout=timeout,
     )
+
+
+def refusal(outcome: canaries.Outcome) -> str | None:
+    """What Gemini CLI 0.61.0 tells the model when it refuses the tool on ``outcome``; None
+    when it runs the tool (JSON on stdout wins over the exit code)."""
+    if outcome.timed_out or outcome.code is None:
+        return None
+    out = outcome.stdout.strip()
+    answer = outcome.json() if out else None
+    if answer is not None:
+        if answer.get("decision") in ("deny", "block"):
+            return str(answer.get("reason") or "")
+        return None
+    if outcome.code == 0 or outcome.code == 1:
+        return None
+    return outcome.stderr.strip() or out  # exit 2, 127, ...: blocked
+
+
+def canary_row(
+    root: str,
+    handler: Mapping[str, object],
+    local: Mapping[str, str],
+    launch: Mapping[str, str],
+) -> Row:
+    """The BeforeTool command, expanded with the ``launch`` environment as Gemini expands its
+    settings, run as Gemini runs it on a write before any selection."""
+    command = gemini_expand(str(handler.get("command", "")), launch)
+    timeout = handler.get("timeout")
+    seconds = timeout / 1000 if isinstance(timeout, (int, float)) and timeout > 0 else None
+    spec = canary(handler, local, min(seconds or CANARY_TIMEOUT, CANARY_TIMEOUT))
+    return canaries.run_canary(root, spec, [command])

@@ -17,15 +17,20 @@ DOCUMENTED = "documented payloads"
 
 class ClientInfo:
     """``name`` as the CLI spells it; ``title`` as people do; ``module`` the set-up module under
-    ``paw_tui.core.clients``; ``tested`` against the real binary or documented payloads."""
+    ``paw_tui.core.clients``; ``tested`` against the real binary or documented payloads;
+    ``doctor_module`` the module whose ``doctor(root)`` gives the client's ``doctor`` rows (the
+    set-up module unless the checks have a module of their own)."""
 
-    __slots__ = ("name", "title", "module", "tested")
+    __slots__ = ("name", "title", "module", "tested", "doctor_module")
 
-    def __init__(self, name: str, title: str, module: str, tested: str) -> None:
+    def __init__(
+        self, name: str, title: str, module: str, tested: str, doctor_module: str | None = None
+    ) -> None:
         self.name = name
         self.title = title
         self.module = module
         self.tested = tested
+        self.doctor_module = doctor_module or module
 
     def plan(self, root: str) -> SetupPlan:
         """What ``paw-tui install <name>`` would do in ``root``."""
@@ -33,12 +38,18 @@ class ClientInfo:
         plan: SetupPlan = module.plan(root)
         return plan
 
+    def doctor(self, root: str) -> list[tuple[str, str, str]]:
+        """The client's ``doctor`` rows for ``root`` (none when it has no checks)."""
+        module = __import__(f"paw_tui.core.clients.{self.doctor_module}", fromlist=["doctor"])
+        check = getattr(module, "doctor", None)
+        return list(check(root)) if check is not None else []
+
 
 CLIENTS: dict[str, ClientInfo] = {
     info.name: info
     for info in (
-        ClientInfo("claude-code", "Claude Code", "claude_code", REAL_BINARY),
-        ClientInfo("gemini-cli", "Gemini CLI", "gemini_cli", REAL_BINARY),
+        ClientInfo("claude-code", "Claude Code", "claude_code", REAL_BINARY, "claude_doctor"),
+        ClientInfo("gemini-cli", "Gemini CLI", "gemini_cli", REAL_BINARY, "gemini_doctor"),
         ClientInfo("codex", "Codex CLI", "codex", REAL_BINARY),
         ClientInfo("cursor", "Cursor", "cursor", DOCUMENTED),
         ClientInfo("copilot", "GitHub Copilot (CLI and cloud agent)", "copilot", DOCUMENTED),
