@@ -101,6 +101,8 @@ def apply(state: WorkspaceState, facts: Facts, verdict: Verdict) -> Decision:
         if watched:
             _watch_shell(state, event, verdict.intent_id)
         context = _guidance(state, facts, session)
+    elif verdict.allow and event.kind == PRE_TOOL and facts.kind == tools.SHELL:
+        _confine_without_intent(state, event)
     return Decision(verdict.allow, verdict.reason, verdict.intent_id, context)
 
 
@@ -115,6 +117,26 @@ def _watch_shell(state: WorkspaceState, event: GateEvent, intent_id: str) -> Non
         before_shell(state, event, intent_id)
     except (OSError, ValueError) as error:
         sys.stderr.write(f"paw-tui gate: could not prepare the shell watch ({error})\n")
+
+
+def _confine_without_intent(state: WorkspaceState, event: GateEvent) -> None:
+    """A shell call allowed while the session holds no intent (a provably read-only command
+    before a selection) runs in the kernel boundary too, with the no-intent set: nothing
+    writable but the devices and the temp directory, where the client tracks the shell's
+    working directory (Claude Code's ``pwd -P >| $TMPDIR/claude-...-cwd``). Without this
+    spec the launcher finds none for a session's first shell call and leaves the shell only
+    the terminal, so even ``ls`` fails. A failure is said, never a block: the launcher then
+    falls back to the terminal alone, which denies every write."""
+    from paw_tui.core.confine import boundary
+
+    if not boundary.available():
+        return
+    try:
+        boundary.prepare(state.root, event.session_id, None)
+    except (OSError, ValueError) as error:
+        import sys
+
+        sys.stderr.write(f"paw-tui gate: could not prepare the shell's boundary ({error})\n")
 
 
 def _select(state: WorkspaceState, facts: Facts) -> Decision:

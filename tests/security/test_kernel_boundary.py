@@ -238,6 +238,36 @@ def test_the_gate_s_own_launch_cannot_be_rewritten_from_inside(box: Confined) ->
     assert (script.read_bytes(), cache.read_bytes()) == before
 
 
+def test_before_a_selection_only_the_temp_directory_is_writable(
+    box: Confined, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A session's first shell call, before it selects an intent: the gate allows a provably
+    read-only ``ls`` and the command runs (no spec missing, no minimal set), the client's
+    temp directory stays writable (Claude Code writes the shell's working directory there
+    after every command), and a write the parser never saw fails: nothing of the workspace."""
+    client_tmp = tmp_path / "client-tmp"
+    client_tmp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(client_tmp))  # the client's, as its hooks inherit it
+    fresh = "s-fresh"
+    assert_allowed(gate(bash_call(box.root, "ls", session=fresh)))
+    cwd_file = client_tmp / "claude-1a2b-cwd"
+    done = subprocess.run(
+        [
+            "bash",
+            "-c",
+            f"ls >/dev/null && pwd -P >| {cwd_file} && echo ok; echo x > src/planted.py",
+        ],
+        cwd=str(box.root),
+        env={**box.env, "CLAUDE_CODE_SESSION_ID": fresh, "TMPDIR": str(client_tmp)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert "paw-tui confine" not in done.stderr, done.stderr
+    assert done.stdout == "ok\n" and cwd_file.read_text() == f"{box.root}\n"
+    assert "Permission denied" in done.stderr and not (box.root / "src" / "planted.py").exists()
+
+
 def test_a_persons_act_fails_even_without_markers(box: Confined) -> None:
     """With every marker removed the CLI cannot tell; the boundary still keeps the approval
     files unwritable, so nothing is approved."""
