@@ -799,6 +799,35 @@ def test_post_tool_use_notebook_and_shell(root: Path) -> None:
     assert removed["reason"] == "the file no longer exists"
 
 
+def test_a_shell_write_is_recorded_from_where_its_command_started(root: Path) -> None:
+    """Claude Code's PostToolUse carries the directory a Bash command left behind (it tracks
+    ``cd``; seen with 2.1.197 and 2.1.330): ``cd src && echo hi > b.txt`` is still recorded as
+    ``src/b.txt``, read from where the command started, not as ``src/src/b.txt``."""
+    selected(root, "INT-007")
+    pre = bash_payload(root, "cd src && echo hi > b.txt", session="s-alpha")
+    pre["tool_use_id"] = "toolu_cd_then_write"
+    assert_allow(gate(pre))
+    (root / "src").mkdir()
+    (root / "src" / "b.txt").write_text("hi\n", encoding="utf-8")
+    post = dict(pre, hook_event_name="PostToolUse", cwd=str(root / "src"))
+    post["tool_response"] = {"stdout": "", "stderr": "", "interrupted": False, "isImage": False}
+    assert gate(post).code == 0
+    record = records(root)[-1]
+    assert (record["event"], record["tool"], record["paths"]) == (
+        "mutation",
+        "Bash",
+        ["src/b.txt"],
+    )
+    assert record["content_hash"] == "sha256:" + hashlib.sha256(b"hi\n").hexdigest()
+    # the next call starts where that one ended, and is read from there
+    pre = bash_payload(root, "echo more > c.txt", session="s-alpha", cwd=root / "src")
+    pre["tool_use_id"] = "toolu_from_src"
+    assert_allow(gate(pre))
+    (root / "src" / "c.txt").write_text("more\n", encoding="utf-8")
+    assert gate(dict(pre, hook_event_name="PostToolUse")).code == 0
+    assert records(root)[-1]["paths"] == ["src/c.txt"]
+
+
 def test_post_tool_use_of_read_only_and_handshake_tools_records_nothing(root: Path) -> None:
     selected(root, "INT-001")
     before = len(records(root))

@@ -111,9 +111,11 @@ def _watch_shell(state: WorkspaceState, event: GateEvent, intent_id: str) -> Non
     the decision stands, drift detection then has nothing to compare with."""
     import sys
 
+    from paw_tui.gate.mutations import note_shell_start
     from paw_tui.gate.shell_watch import before_shell
 
     try:
+        note_shell_start(state, event)
         before_shell(state, event, intent_id)
     except (OSError, ValueError) as error:
         sys.stderr.write(f"paw-tui gate: could not prepare the shell watch ({error})\n")

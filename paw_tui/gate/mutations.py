@@ -4,6 +4,14 @@ One ``mutation`` record per file the tool wrote: the file's sha256 after the wri
 where we know them, the line ranges the new text occupies (Write: the whole content; Edit:
 the lines ``new_string`` occupies now). Then ``intent_map.md`` is regenerated. Nothing here
 blocks: the tool already ran.
+
+A shell command's files are read from the command again, from the directory it *started* in.
+Claude Code's PostToolUse payload carries the working directory the command left behind (it
+tracks ``cd`` through ``pwd -P`` after every command, seen with 2.1.197 and 2.1.330): read
+from there, ``cd src && echo x > b.txt`` would be recorded as ``src/src/b.txt``, a file that
+does not exist, and ``src/b.txt`` not at all. The allowed PreToolUse therefore notes the
+start directory beside the call's drift snapshot (:func:`note_shell_start`), and PostToolUse
+takes it back.
 """
 
 from __future__ import annotations
@@ -107,6 +115,8 @@ def record_mutations(state: WorkspaceState, event: GateEvent, kind: str) -> None
     intent_id = session.intent_id if session is not None and session.holds_intent else None
     from paw_tui.gate.facts import raw_targets
 
+    if kind == tools.SHELL:
+        event = _as_started(state, event)
     try:
         targets = [(target.path, target.cwd) for target in raw_targets(event, kind)]
     except ValueError:
@@ -136,3 +146,39 @@ def record_mutations(state: WorkspaceState, event: GateEvent, kind: str) -> None
         from paw_tui.core.intents.intent_map import write_intent_map
 
         write_intent_map(state)
+
+
+def _start_file(state: WorkspaceState, event: GateEvent) -> str:
+    from paw_tui.gate.shell_watch import START_SUFFIX, snapshot_path
+
+    return snapshot_path(state.root, event.session_id, event.call_id) + START_SUFFIX
+
+
+def note_shell_start(state: WorkspaceState, event: GateEvent) -> None:
+    """At an allowed shell PreToolUse: where the command starts, for its PostToolUse."""
+    if not event.cwd:
+        return
+    from paw_tui.core.support.fsutil import replace_unsynced
+
+    path = _start_file(state, event)
+    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    replace_unsynced(path, os.fsencode(event.cwd), 0o600)
+
+
+def _as_started(state: WorkspaceState, event: GateEvent) -> GateEvent:
+    """``event`` with the directory its command started in (noted at PreToolUse), which the
+    note then leaves; ``event`` itself when none was noted."""
+    import copy
+
+    path = _start_file(state, event)
+    try:
+        with open(path, "rb") as handle:
+            started = os.fsdecode(handle.read())
+        os.unlink(path)
+    except OSError:
+        return event
+    if not started or started == event.cwd:
+        return event
+    moved = copy.copy(event)
+    moved.cwd = started
+    return moved

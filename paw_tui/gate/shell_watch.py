@@ -47,6 +47,11 @@ MAX_LISTED = 200
 STALE_SECONDS = 24 * 3600
 PRUNE_EVERY = 600
 PRUNED_MARKER = ".pruned"
+START_SUFFIX = ".start"
+"""After a snapshot's name: the note of where the call's command started
+(:mod:`paw_tui.gate.mutations`)."""
+LEFT_BEHIND = (".snap", ".snap" + START_SUFFIX)
+"""What a call whose PostToolUse never came leaves here."""
 
 
 def _safe(text: str) -> str:
@@ -126,8 +131,9 @@ def before_shell(state: WorkspaceState, event: GateEvent, intent_id: str) -> Non
 
 
 def _prune(directory: str) -> None:
-    """Snapshots whose PostToolUse never came (a command killed, a client gone); looked for at
-    most once every PRUNE_EVERY seconds (a marker's time says when), not on every call."""
+    """Snapshots (and start notes) whose PostToolUse never came (a command killed, a client
+    gone); looked for at most once every PRUNE_EVERY seconds (a marker's time says when), not
+    on every call."""
     now = time.time()
     marker = os.path.join(directory, PRUNED_MARKER)
     try:
@@ -140,7 +146,7 @@ def _prune(directory: str) -> None:
         os.close(os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o600))
         os.utime(marker, follow_symlinks=False)
         for entry in os.scandir(directory):
-            if entry.name.endswith(".snap") and entry.stat().st_mtime < cutoff:
+            if entry.name.endswith(LEFT_BEHIND) and entry.stat().st_mtime < cutoff:
                 os.unlink(entry.path)
     except OSError:
         pass
