@@ -2,7 +2,8 @@
 
 One ``mutation`` record per file the tool wrote: the file's sha256 after the write and,
 where we know them, the line ranges the new text occupies (Write: the whole content; Edit:
-the lines ``new_string`` occupies now). Then ``intent_map.md`` is regenerated. Nothing here
+the lines ``new_string`` occupies now), for every client's file tools from the fields its
+adapter names (:mod:`paw_tui.gate.new_text`). Then ``intent_map.md`` is regenerated. Nothing here
 blocks: the tool already ran.
 
 A shell command's files are read from the command again, from the directory it *started* in.
@@ -25,8 +26,11 @@ from paw_tui.gate import tools
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+
     from paw_tui.core.workspace.state import WorkspaceState
     from paw_tui.gate.events import GateEvent
+    from paw_tui.gate.new_text import NewText
 
 _HASH_LIMIT = 64 * 1024 * 1024  # beyond this a file is recorded without its hash
 
@@ -81,30 +85,56 @@ def _file_facts(path: str) -> tuple[str | None, str | None]:
         return digest, None
 
 
-def _ranges_for(
-    tool: str, tool_input: dict[str, object], text: str | None
-) -> list[dict[str, int]] | None:
-    if tool == "Write":
-        content = tool_input.get("content")
-        if isinstance(content, str) and content:
-            return [{"start_line": 1, "end_line": _line_count(content)}]
+def new_text_of(client: str, tool: str) -> NewText | None:
+    """Which fields of ``tool``'s input hold its new text, as ``client``'s adapter names them
+    (:mod:`paw_tui.gate.new_text`); None when it names none."""
+    from paw_tui.gate.clients import load_adapter
+
+    try:
+        adapter = load_adapter(client)
+    except (KeyError, ImportError):
         return None
+    named: Mapping[str, NewText] = getattr(adapter, "NEW_TEXT", {})
+    return named.get(tool)
+
+
+def _fragments(item: Mapping[str, object], spec: NewText) -> list[tuple[str, bool]]:
+    for field in spec.fragment:
+        value = item.get(field)
+        if isinstance(value, str):
+            return [(value, bool(spec.every and item.get(spec.every) is True))]
+    return []
+
+
+def _ranges_for(
+    spec: NewText | None,
+    tool_input: Mapping[str, object],
+    text: str | None,
+    names_file: Callable[[str], bool],
+) -> list[dict[str, int]] | None:
+    """The lines the tool's new text occupies in the file (``text``, after the write), or
+    None when they are unknown; ``names_file`` says whether an edit's own path is this file."""
+    if spec is None:
+        return None
+    for field in spec.content:
+        content = tool_input.get(field)
+        if isinstance(content, str):
+            return [{"start_line": 1, "end_line": _line_count(content)}] if content else None
     if text is None:
         return None
-    if tool == "Edit":
-        new = tool_input.get("new_string")
-        if isinstance(new, str):
-            return _occupied_ranges(text, [(new, bool(tool_input.get("replace_all")))]) or None
-    if tool == "MultiEdit":
-        edits = tool_input.get("edits")
-        if isinstance(edits, list):
-            fragments = [
-                (edit.get("new_string"), bool(edit.get("replace_all")))
-                for edit in edits
-                if isinstance(edit, dict) and isinstance(edit.get("new_string"), str)
-            ]
-            return _occupied_ranges(text, fragments) or None  # type: ignore[arg-type]
-    return None
+    if spec.edits is None:
+        fragments = _fragments(tool_input, spec)
+    else:
+        items = tool_input.get(spec.edits)
+        fragments = []
+        for item in items if isinstance(items, list) else []:
+            if not isinstance(item, dict):
+                continue
+            own = [item.get(f) for f in spec.edit_paths if isinstance(item.get(f), str)]
+            if own and not names_file(str(own[0])):
+                continue
+            fragments += _fragments(item, spec)
+    return _occupied_ranges(text, fragments) or None
 
 
 def record_mutations(state: WorkspaceState, event: GateEvent, kind: str) -> None:
@@ -121,6 +151,7 @@ def record_mutations(state: WorkspaceState, event: GateEvent, kind: str) -> None
         targets = [(target.path, target.cwd) for target in raw_targets(event, kind)]
     except ValueError:
         targets = []  # such a write was denied before it ran: nothing more to record
+    spec = new_text_of(event.client, tool) if kind != tools.SHELL else None
     recorded = False
     for path, cwd in targets:
         try:
@@ -128,6 +159,15 @@ def record_mutations(state: WorkspaceState, event: GateEvent, kind: str) -> None
         except ValueError:
             continue
         digest, text = _file_facts(resolved.absolute)
+
+        def names_file(
+            named: str, cwd: str | None = cwd, absolute: str = resolved.absolute
+        ) -> bool:
+            try:
+                return resolve_path(named, state.root, cwd=cwd or state.root).absolute == absolute
+            except ValueError:
+                return False
+
         state.record(
             records.MUTATION,
             session_id=event.session_id,
@@ -136,7 +176,7 @@ def record_mutations(state: WorkspaceState, event: GateEvent, kind: str) -> None
             tool=tool,
             paths=[resolved.display],
             content_hash=digest,
-            ranges=_ranges_for(tool, event.tool_input, text) if kind != tools.SHELL else None,
+            ranges=_ranges_for(spec, event.tool_input, text, names_file),
             reason=None
             if digest or os.path.exists(resolved.absolute)
             else "the file no longer exists",

@@ -4,7 +4,9 @@ An adapter is a module here providing ``NAME``, ``parse``, ``render``, ``deny`` 
 ``context_only`` (:class:`ClientAdapter`). ``parse`` builds a
 :class:`~paw_tui.gate.events.GateEvent` and reads the tool's input through the catalogue
 (:func:`paw_tui.gate.tool_input.read_tool_input`); ``render`` answers on the channel the client
-honours. Adapters are imported only when used (``--client NAME``).
+honours. Adapters are imported only when used (``--client NAME``). An adapter whose client has
+file tools also names, in ``NEW_TEXT``, the fields of each one's input that hold the text it
+writes (:mod:`paw_tui.gate.new_text`): the ``mutation`` records' line ranges come from them.
 """
 
 from __future__ import annotations

@@ -24,6 +24,7 @@ from paw_tui.gate.events import (
     PayloadError,
     checked_cwd,
 )
+from paw_tui.gate.new_text import NewText, edit, whole
 from paw_tui.gate.tool_input import read_tool_input
 
 TYPE_CHECKING = False
@@ -31,6 +32,12 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
 NAME = "claude-code"
+NEW_TEXT = {
+    "Write": whole("content"),
+    "Edit": edit("new_string", every="replace_all"),
+    "MultiEdit": NewText(edits="edits", fragment=("new_string",), every="replace_all"),
+}
+"""Where each file tool's input holds its new text (:mod:`paw_tui.gate.new_text`)."""
 EVENT_NAMES = {
     "PreToolUse": PRE_TOOL,
     "PostToolUse": POST_TOOL,

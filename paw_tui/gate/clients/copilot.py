@@ -46,8 +46,17 @@ from paw_tui.gate.events import (
     PayloadError,
     checked_cwd,
 )
+from paw_tui.gate.new_text import NewText, edit, whole
 
 NAME = "copilot"
+NEW_TEXT = {
+    "create": whole("file_text"),
+    "edit": edit("new_str"),
+    "Write": whole("file_text", "content"),
+    "str_replace_editor": NewText(content=("file_text",), fragment=("new_str",)),
+}
+"""Where each file tool's input holds its new text (:mod:`paw_tui.gate.new_text`): the
+camelCase and the PascalCase dialect (``Write`` with Copilot's arguments)."""
 EVENT_NAMES = {
     # camelCase (Copilot CLI format) and PascalCase (VS Code format) spellings
     "preToolUse": PRE_TOOL,

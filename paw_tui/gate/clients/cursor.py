@@ -33,8 +33,14 @@ from paw_tui.gate.events import (
     PayloadError,
     checked_cwd,
 )
+from paw_tui.gate.new_text import NewText
 
 NAME = "cursor"
+NEW_TEXT = {
+    "Write": NewText(content=("contents", "content"), edits="edits", fragment=("new_string",)),
+}
+"""Where each file tool's input holds its new text (:mod:`paw_tui.gate.new_text`): a
+postToolUse ``Write`` carries the whole ``contents``, an afterFileEdit its ``edits``."""
 EVENT_NAMES = {
     "preToolUse": PRE_TOOL,
     "beforeShellExecution": PRE_TOOL,

@@ -35,8 +35,14 @@ from paw_tui.gate.events import (
     PayloadError,
     checked_cwd,
 )
+from paw_tui.gate.new_text import edit, whole
 
 NAME = "gemini-cli"
+NEW_TEXT = {
+    "write_file": whole("content"),
+    "replace": edit("new_string", every="allow_multiple"),
+}
+"""Where each file tool's input holds its new text (:mod:`paw_tui.gate.new_text`)."""
 EVENT_NAMES = {
     "BeforeTool": PRE_TOOL,
     "AfterTool": POST_TOOL,

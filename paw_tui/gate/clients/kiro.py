@@ -35,8 +35,15 @@ from paw_tui.gate.events import (
     PayloadError,
     checked_cwd,
 )
+from paw_tui.gate.new_text import NewText, edit
 
 NAME = "kiro"
+NEW_TEXT = {
+    "fs_write": NewText(content=("file_text",), fragment=("new_str",)),
+    "str_replace": edit("new_str"),
+}
+"""Where each file tool's input holds its new text (:mod:`paw_tui.gate.new_text`):
+``fs_write`` creates from ``file_text``, replaces, inserts or appends ``new_str``."""
 EVENT_NAMES = {
     "agentSpawn": SESSION_START,
     "SessionStart": SESSION_START,

@@ -25,15 +25,28 @@ it.
 
 from __future__ import annotations
 
+from paw_tui.gate.clients.copilot import NEW_TEXT as _COPILOT_NEW_TEXT
 from paw_tui.gate.clients.copilot import context_only, deny, render
 from paw_tui.gate.clients.copilot import parse_for as _parse_for
+from paw_tui.gate.new_text import NewText, whole
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from paw_tui.gate.events import GateEvent
 
 NAME = "vscode"
-__all__ = ["NAME", "context_only", "deny", "parse", "render"]
+NEW_TEXT = {
+    **_COPILOT_NEW_TEXT,
+    "createFile": whole("content"),
+    "create_file": whole("content"),
+    "replace_string_in_file": NewText(fragment=("newString",)),
+    "multi_replace_string_in_file": NewText(
+        edits="replacements", fragment=("newString",), edit_paths=("filePath",)
+    ),
+}
+"""Where each file tool's input holds its new text (:mod:`paw_tui.gate.new_text`): Copilot's
+tools (the same harness) and VS Code's own."""
+__all__ = ["NAME", "NEW_TEXT", "context_only", "deny", "parse", "render"]
 
 
 def parse(payload: dict[str, object], event_override: str | None = None) -> GateEvent | None:

@@ -37,12 +37,15 @@ from paw_tui.gate.events import (
     GateEvent,
     checked_cwd,
 )
+from paw_tui.gate.new_text import NewText
 
 NAME = "windsurf"
 WRITE = "pre_write_code"
 RUN = "pre_run_command"
 READ = "pre_read_code"
 MCP = "mcp"
+NEW_TEXT = {WRITE: NewText(edits="edits", fragment=("new_string",))}
+"""Where each file tool's input holds its new text (:mod:`paw_tui.gate.new_text`)."""
 EVENTS = {
     "pre_write_code": (PRE_TOOL, WRITE),
     "post_write_code": (POST_TOOL, WRITE),
