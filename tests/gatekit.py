@@ -386,3 +386,23 @@ def age_session(root: Path | str, session: str, seconds: float) -> None:
 def root(ws: Workspace) -> Path:
     """The conftest workspace (``.paw`` marker) with INTENTS_YAML in ``.orchestration/``."""
     return write_workspace(ws.root)
+
+
+def launcher_only_hook(directory: Path) -> str:
+    """A hook script whose venv lost its paw-tui package: the interpreter runs and the hook's
+    launcher is there, the gate is not, so the launcher denies every call on its own (with
+    the deny JSON a working gate prints). Returns its path."""
+    import shutil
+
+    from paw_tui.core.clients.commands import launcher_path
+
+    launcher = directory / "site" / "paw_tui" / "gate" / "launch.py"
+    launcher.parent.mkdir(parents=True)
+    shutil.copyfile(launcher_path(), launcher)
+    script = directory / "hook"
+    script.write_text(
+        f'#!/bin/sh\n[ "$1" = gate ] && shift\nexec {sys.executable} -I -S {launcher} "$@"\n',
+        encoding="utf-8",
+    )
+    script.chmod(0o755)
+    return str(script)

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from gatekit import paw_state_dir, root
+from gatekit import launcher_only_hook, paw_state_dir, root
 
 from paw_tui.core.clients import commands
 
@@ -141,22 +140,6 @@ def _interpreter_gone(tmp_path: Path) -> str:
     return str(script)
 
 
-def _package_gone(tmp_path: Path) -> str:
-    """A hook script whose interpreter still runs but whose paw-tui package is gone: the
-    hook's launcher is there, the gate is not (the launcher then denies on its own)."""
-    site = tmp_path / "gone-site"
-    launcher = site / "paw_tui" / "gate" / "launch.py"
-    launcher.parent.mkdir(parents=True)
-    shutil.copyfile(commands.launcher_path(), launcher)
-    script = tmp_path / "gone-package-hook"
-    script.write_text(
-        f'#!/bin/sh\n[ "$1" = gate ] && shift\nexec {sys.executable} -I -S {launcher} "$@"\n',
-        "utf-8",
-    )
-    script.chmod(0o755)
-    return str(script)
-
-
 BROKEN = ("first word missing", "hook unset", "hook nowhere", "interpreter gone", "package gone")
 
 
@@ -176,7 +159,7 @@ def test_a_deny_from_the_fallback_is_not_taken_for_the_gate_s(
     elif broken == "interpreter gone":
         env = set_hook(root, client, _interpreter_gone(tmp_path))
     else:
-        env = set_hook(root, client, _package_gone(tmp_path))
+        env = set_hook(root, client, launcher_only_hook(tmp_path / "package-gone"))
     code, rows = canary_rows(run_cli, root, client, {**env, "PATH": NO_PAW_PATH})
     assert code == 2
     status, detail = rows[0]
