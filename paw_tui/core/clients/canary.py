@@ -47,6 +47,7 @@ import shutil
 import subprocess
 import tempfile
 
+from paw_tui.core.clients._hooks_json import FAIL, OK
 from paw_tui.core.clients.markers import MARKERS
 from paw_tui.core.workspace import layout
 
@@ -56,7 +57,6 @@ if TYPE_CHECKING:
 
     Row = tuple[str, str, str]
 
-OK, FAIL = "ok", "FAIL"
 PREFIX = "paw-doctor-canary-"
 COPIED = (layout.INTENTS, layout.GOVERNANCE)
 """What the scratch copy holds: the policy the gate decides by, nothing else."""

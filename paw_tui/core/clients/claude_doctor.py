@@ -15,6 +15,7 @@ import json
 import os
 
 from paw_tui.core.clients import canary as canaries
+from paw_tui.core.clients._hooks_json import FAIL, OK, WARN
 from paw_tui.core.clients.claude_code import EVENTS, HOOK_TIMEOUT, NAME, SETTINGS, pre_tool_matcher
 from paw_tui.core.clients.claude_local import LOCAL_SETTINGS
 from paw_tui.core.clients.commands import is_gate_command
@@ -23,7 +24,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     Row = tuple[str, str, str]
 
-OK, WARN, FAIL = "ok", "warn", "FAIL"
 TITLE = "Claude Code"
 HOOK_AGENT = "claude-code_doctor_harness"
 """``AI_AGENT`` as Claude Code sets it for hooks (``claude-code_<version>_harness``)."""
