@@ -271,27 +271,34 @@ def release_session(
     state: WorkspaceState, session_id: str, *, reason: str = "released"
 ) -> Session | None:
     """End a session's lock (SessionEnd or ``sessions release``); None if it had no record."""
-    root = state.root
-    with sessions_store.state_lock(root):
-        session = sessions_store.load_session(root, session_id)
+    with sessions_store.state_lock(state.root):
+        session = sessions_store.load_session(state.root, session_id)
         if session is None:
             return None
-        if session.state == PENDING_APPROVAL and session.approval_id:
-            request = approvals_store.load_request(root, session.approval_id)
-            if request is not None and request.pending:
-                request.state = approvals_store.WITHDRAWN
-                request.decided_at = state.now()
-                request.note = reason
-                approvals_store.save_request(root, request)
-        state.record(
-            records.SESSION_RELEASED,
-            session_id=session_id,
-            intent_id=session.intent_id,
-            client=session.client,
-            reason=reason,
-        )
-        sessions_store.delete_session(root, session_id)
+        end_session(state, session, reason=reason)
         return session
+
+
+def end_session(state: WorkspaceState, session: Session, *, reason: str) -> None:
+    """Withdraw the session's pending request, record the release, remove the record (the
+    caller holds the state lock); LedgerError, with nothing removed, when it cannot be
+    recorded."""
+    root = state.root
+    state.record(
+        records.SESSION_RELEASED,
+        session_id=session.session_id,
+        intent_id=session.intent_id,
+        client=session.client,
+        reason=reason,
+    )
+    if session.state == PENDING_APPROVAL and session.approval_id:
+        request = approvals_store.load_request(root, session.approval_id)
+        if request is not None and request.pending:
+            request.state = approvals_store.WITHDRAWN
+            request.decided_at = state.now()
+            request.note = reason
+            approvals_store.save_request(root, request)
+    sessions_store.delete_session(root, session.session_id)
 
 
 def decide_approval(
