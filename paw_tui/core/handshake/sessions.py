@@ -49,6 +49,7 @@ class Session:
         "started",
         "last_seen",
         "latest_prompt",
+        "claim",
     )
 
     def __init__(
@@ -61,6 +62,7 @@ class Session:
         started: float = 0.0,
         last_seen: float = 0.0,
         latest_prompt: str | None = None,
+        claim: dict[str, str] | None = None,
     ) -> None:
         self.session_id = session_id
         self.intent_id = intent_id
@@ -70,6 +72,9 @@ class Session:
         self.started = started
         self.last_seen = last_seen
         self.latest_prompt = latest_prompt
+        self.claim = claim
+        """The remote claim this session holds (``remote``, ``intent_id``, ``commit``), when
+        claims are on (DESIGN §12); released with the session."""
 
     @property
     def holds_intent(self) -> bool:
@@ -79,7 +84,10 @@ class Session:
         return now - self.last_seen <= ttl
 
     def to_dict(self) -> dict[str, object]:
-        return {name: getattr(self, name) for name in self.__slots__}
+        data = {name: getattr(self, name) for name in self.__slots__}
+        if data["claim"] is None:
+            del data["claim"]  # claims are opt-in: a record without one stays as it was
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> Session:
@@ -99,10 +107,20 @@ class Session:
             float(data.get("started") or 0.0),  # type: ignore[arg-type]
             float(data.get("last_seen") or 0.0),  # type: ignore[arg-type]
             data.get("latest_prompt") if isinstance(data.get("latest_prompt"), str) else None,  # type: ignore[arg-type]
+            _claim(data.get("claim")),
         )
 
     def __repr__(self) -> str:
         return f"Session({self.session_id!r}, intent={self.intent_id!r}, state={self.state!r})"
+
+
+def _claim(value: object) -> dict[str, str] | None:
+    if not isinstance(value, dict):
+        return None
+    fields = {key: value.get(key) for key in ("remote", "intent_id", "commit")}
+    if not all(isinstance(v, str) and v for v in fields.values()):
+        return None
+    return fields  # type: ignore[return-value]
 
 
 def session_file_name(session_id: str) -> str:
