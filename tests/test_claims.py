@@ -347,3 +347,28 @@ def test_claims_need_the_remote_named_in_the_policy(tmp_path: Path, remote: Path
     refused = gate(select_payload(a, "INT-001", session="sess-a"))
     assert refused.denied and refused.reason is not None
     assert "cannot be claimed on the git remote 'upstream'" in refused.reason
+
+
+# -- doctor ---------------------------------------------------------------------------------
+
+
+def test_doctor_checks_that_the_remote_takes_claims(
+    machines: tuple[Path, Path], remote: Path, tmp_path: Path
+) -> None:
+    a, _ = machines
+    done = subprocess.run([PAW, "doctor", "--json"], cwd=a, capture_output=True, text=True)
+    rows = [row for row in json.loads(done.stdout) if row["check"] == "claims"]
+    assert rows == [
+        {
+            "status": "ok",
+            "check": "claims",
+            "detail": "the git remote 'origin' takes intent claims (refs/paw/claims/*)",
+        }
+    ]
+    assert _remote_refs(remote) == {}  # the probe ref is gone again
+    _git(a, "remote", "set-url", "origin", str(tmp_path / "nowhere.git"))
+    done = subprocess.run([PAW, "doctor", "--json"], cwd=a, capture_output=True, text=True)
+    assert done.returncode == 2
+    (row,) = [row for row in json.loads(done.stdout) if row["check"] == "claims"]
+    assert row["status"] == "FAIL"
+    assert "selections will be refused while claims are on" in row["detail"]

@@ -371,3 +371,36 @@ def test_two_shippers_of_one_cursor_do_not_run_at_once(ledger_root: Path) -> Non
             )
     assert done.returncode == 2
     assert "Another 'paw-tui trace ship' is shipping this workspace" in done.stderr
+
+
+def test_follow_ships_records_as_they_are_appended(ledger_root: Path) -> None:
+    import signal
+    import time
+
+    count = make_ledger(ledger_root, sessions=1)
+    with otlp_sink() as sink:
+        follower = subprocess.Popen(
+            [PAW, "trace", "ship", "--follow", "--endpoint", sink.url],
+            cwd=ledger_root,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+
+            def shipped(n: int) -> bool:
+                deadline = time.monotonic() + 60
+                while len(sink.seqs()) < n and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                return len(sink.seqs()) >= n
+
+            assert shipped(count)
+            for n in range(3):  # appended while it runs: no key press, no new run
+                gate(write_payload(ledger_root, f"src/auth/live{n}.py", session="sess-0"))
+            assert shipped(count + 3)
+        finally:
+            follower.send_signal(signal.SIGINT)
+            out, err = follower.communicate(timeout=30)
+    assert follower.returncode == 0, err
+    assert sorted(sink.seqs()) == list(range(1, count + 4))
+    assert out.startswith(f"Shipped {count} record(s)")
