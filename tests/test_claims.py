@@ -372,3 +372,14 @@ def test_doctor_checks_that_the_remote_takes_claims(
     (row,) = [row for row in json.loads(done.stdout) if row["check"] == "claims"]
     assert row["status"] == "FAIL"
     assert "selections will be refused while claims are on" in row["detail"]
+
+
+def test_claims_work_in_a_sha256_repository(tmp_path: Path) -> None:
+    bare = tmp_path / "sha256.git"
+    subprocess.run(
+        ["git", "init", "--quiet", "--bare", "--object-format=sha256", str(bare)], check=True
+    )
+    a = _machine(tmp_path, "modern", bare)
+    assert_allow(gate(select_payload(a, "INT-001", session="sess-a")))
+    (commit,) = _remote_refs(bare).values()
+    assert len(commit) == 64

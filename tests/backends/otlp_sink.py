@@ -83,7 +83,10 @@ def _value(value) -> object:  # type: ignore[no-untyped-def]
 
 
 @contextmanager
-def otlp_sink(script: list[object] | None = None, forward_to: str | None = None) -> Iterator[Sink]:
+def otlp_sink(
+    script: list[object] | None = None, forward_to: str | None = None, keep: bool = True
+) -> Iterator[Sink]:
+    """The sink, serving until the block ends; ``keep=False`` accepts without decoding."""
     sink: Sink | None = None
 
     class Handler(http.server.BaseHTTPRequestHandler):
@@ -119,7 +122,7 @@ def otlp_sink(script: list[object] | None = None, forward_to: str | None = None)
                     status, data = error.code, error.read()
             else:
                 status, data = 200, b""
-            if 200 <= status < 300:
+            if 200 <= status < 300 and keep:
                 with sink.lock:
                     sink.spans.extend(decode(body))
             self.send_response(status)
