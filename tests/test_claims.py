@@ -379,7 +379,12 @@ def test_claims_work_in_a_sha256_repository(tmp_path: Path) -> None:
     subprocess.run(
         ["git", "init", "--quiet", "--bare", "--object-format=sha256", str(bare)], check=True
     )
-    a = _machine(tmp_path, "modern", bare)
+    a = tmp_path / "modern"
+    subprocess.run(["git", "init", "--quiet", "--object-format=sha256", str(a)], check=True)
+    _git(a, "remote", "add", "origin", str(bare))
+    (a / ".orchestration").mkdir()
+    (a / ".orchestration" / "active_intents.yaml").write_text(INTENTS_YAML, encoding="utf-8")
+    (a / ".orchestration" / "governance.yaml").write_text(CLAIMS, encoding="utf-8")
     assert_allow(gate(select_payload(a, "INT-001", session="sess-a")))
     (commit,) = _remote_refs(bare).values()
     assert len(commit) == 64
