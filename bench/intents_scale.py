@@ -50,15 +50,16 @@ def intents_yaml(count: int) -> str:
 class Workspace:
     """One workspace with ``count`` intents and the hook ``install claude-code`` wrote."""
 
-    def __init__(self, base: str, count: int, script: str) -> None:
+    def __init__(self, base: str, count: int, script: str, name: str | None = None) -> None:
         self.count = count
-        self.root = os.path.join(base, f"ws{count}")
+        name = name or f"ws{count}"
+        self.root = os.path.join(base, name)
         os.makedirs(os.path.join(self.root, ".git"))
         # each call decided in the hook's own process (as before the resident gate): the
         # scaling is the gate's own work, which bench/gate.py measures through the server too
         self.env = clean_env(
-            PAW_STATE_DIR=os.path.join(base, f"state{count}"),
-            PAW_USER_HOME=os.path.join(base, f"home{count}"),
+            PAW_STATE_DIR=os.path.join(base, f"state-{name}"),
+            PAW_USER_HOME=os.path.join(base, f"home-{name}"),
             PAW_RESIDENT_GATE="off",
         )
         for step in (["init"], ["install", "claude-code"]):

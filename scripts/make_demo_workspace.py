@@ -39,6 +39,8 @@ from demo.story import tell_the_story
 
 from paw_tui.core.handshake import approvals as approvals_store
 from paw_tui.core.handshake import sessions as sessions_store
+from paw_tui.core.handshake.holders_index import HOLDERS_INDEX
+from paw_tui.core.handshake.pruning import PRUNE_MARKER
 from paw_tui.core.ledger.read import iter_records
 from paw_tui.core.ledger.store import Ledger
 from paw_tui.core.ledger.verify import verify as verify_ledger
@@ -48,7 +50,7 @@ DEFAULT_OUT = REPO / "paw_tui" / "demo_workspace" / "day"
 SEED = 20261120
 SKIPPED = {".cache", "__pycache__"}
 # Derived session state, rebuilt by paw-tui when absent: not part of the day's story.
-DERIVED = {sessions_store.HOLDERS_INDEX, sessions_store.PRUNE_MARKER}
+DERIVED = {HOLDERS_INDEX, PRUNE_MARKER}
 
 
 def files_of(root: Path, home: Path) -> dict[str, bytes]:

@@ -74,6 +74,7 @@ def run(args: argparse.Namespace) -> int:
     _check_other_clients(root, add)
     guarded("shell", _check_protection, add)
     guarded("catalogue", _check_unknown_tools, add)
+    guarded("claims", _check_claims, add)
     if args.json:
         from paw_tui.commands.output import write_json
 
@@ -207,6 +208,26 @@ def _check_ledger(root: str, add) -> None:  # type: ignore[no-untyped-def]
         return
     result = verify_ledger(ledger)
     add(OK if result.ok else FAIL, "ledger", result.message)
+
+
+def _check_claims(root: str, add) -> None:  # type: ignore[no-untyped-def]
+    """With claims on (DESIGN §12), that the remote takes a ref under refs/paw/ (once)."""
+    from paw_tui.core.policy.compiled import load_policy
+
+    policy = load_policy(root, use_cache=False)
+    remote = policy.governance.claims_remote if policy.valid else None
+    if remote is None:
+        return
+    import socket
+
+    from paw_tui.core.claims.remote import ClaimError, probe_namespace
+
+    try:
+        probe_namespace(root, remote, socket.gethostname())
+    except ClaimError as error:
+        add(FAIL, "claims", f"{error}: selections will be refused while claims are on")
+        return
+    add(OK, "claims", f"the git remote '{remote}' takes intent claims (refs/paw/claims/*)")
 
 
 def _probe_mcp(root: str, name: str, server: dict[str, object], add) -> None:  # type: ignore[no-untyped-def]

@@ -52,6 +52,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "paw_tui.commands.gate",
         "hook mode: read one agent-client event on stdin, answer allow or deny",
     ),
+    "claims": (
+        "paw_tui.commands.claims",
+        "list intent claims on the git remote; release a stale one",
+    ),
     "mcp": ("paw_tui.commands.mcp", "run the MCP stdio server"),
     "install": (
         "paw_tui.commands.install",

@@ -71,6 +71,9 @@ def add_parser(
         "--decision", choices=["allow", "deny", "pending", "breach"], help="only this decision"
     )
     export.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+    from paw_tui.commands.trace_ship import add_ship_parser
+
+    add_ship_parser(actions, parents)
     parser.set_defaults(run=run)
 
 
@@ -146,6 +149,10 @@ def fast_tail_args(argv: list[str]) -> argparse.Namespace | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.action == "ship":
+        from paw_tui.commands.trace_ship import run_ship
+
+        return run_ship(args, workspace_root(args))
     ledger = _ledger(args)
     if args.action == "tail":
         return _tail(ledger, args)

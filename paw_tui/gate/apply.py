@@ -40,14 +40,10 @@ def apply(state: WorkspaceState, facts: Facts, verdict: Verdict) -> Decision:
     if verdict.touch or prompt is not None:
         from paw_tui.core.handshake.sessions import touch_session
 
-        ttl = facts.policy.governance.session_ttl if facts.policy.valid else None
+        if facts.session is None and facts.policy.valid:
+            _prune(state, facts)  # a new session: the time to sweep out old ones
         session = touch_session(
-            state.root,
-            event.session_id,
-            facts.now,
-            client=event.client,
-            latest_prompt=prompt,
-            ttl=ttl,
+            state.root, event.session_id, facts.now, client=event.client, latest_prompt=prompt
         )
     action = verdict.action
     if action == SELECT:
@@ -104,6 +100,18 @@ def apply(state: WorkspaceState, facts: Facts, verdict: Verdict) -> Decision:
     elif verdict.allow and event.kind == PRE_TOOL and facts.kind == tools.SHELL:
         _confine_without_intent(state, event)
     return Decision(verdict.allow, verdict.reason, verdict.intent_id, context)
+
+
+def _prune(state: WorkspaceState, facts: Facts) -> None:
+    """Bounded pruning of ended and stale sessions; never in the way of the event itself."""
+    from paw_tui.core.handshake.pruning import prune_stale_sessions
+
+    try:
+        prune_stale_sessions(state, facts.now, facts.policy.governance.session_ttl)
+    except OSError as error:
+        import sys
+
+        sys.stderr.write(f"paw-tui gate: could not prune old sessions ({error})\n")
 
 
 def _watch_shell(state: WorkspaceState, event: GateEvent, intent_id: str) -> None:

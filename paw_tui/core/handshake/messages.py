@@ -115,3 +115,29 @@ def intent_gone(intent_id: str) -> str:
 
 def selected(intent_id: str, session_id: str) -> str:
     return f"Intent {intent_id} is active for session {session_id}."
+
+
+def held_remotely(
+    intent_id: str, session_id: str, host: str, since: str, remote: str, stale: bool
+) -> str:
+    """The refusal when another machine's session holds the intent's claim (DESIGN §12)."""
+    message = (
+        f"Intent {intent_id} is held by session {session_id} on {host} since {since} (a claim "
+        f"on the git remote '{remote}'). Choose another intent, or ask a human to release it "
+        f"(paw-tui claims release {intent_id})."
+    )
+    if stale:
+        message += (
+            " The claim is older than the session TTL: a person can take it over with "
+            f"paw-tui claims release {intent_id}."
+        )
+    return message
+
+
+def claims_unreachable(intent_id: str, remote: str, reason: str) -> str:
+    """The refusal when the claim cannot be taken or known (DESIGN §12)."""
+    return (
+        f"Intent {intent_id} cannot be claimed on the git remote '{remote}': {reason}. "
+        "Claims are on (governance.yaml: claims), so a selection needs the remote; try again, "
+        "or ask a person to turn claims off."
+    )

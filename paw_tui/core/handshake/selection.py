@@ -17,6 +17,7 @@ from paw_tui.core.ledger import records
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from paw_tui.core.claims.remote import ClaimAttempt
     from paw_tui.core.intents.model import Intent
     from paw_tui.core.workspace.state import WorkspaceState
 
@@ -73,15 +74,63 @@ def select_active_intent(
         raise ValidationError("A session id is required to select an intent.")
     wanted = intent_id.strip() if isinstance(intent_id, str) else ""
     with sessions_store.state_lock(state.root):
-        return _Attempt(state, session_id, wanted, client, tool or SELECT_TOOL).run()
+        attempt = _Attempt(state, session_id, wanted, client, tool or SELECT_TOOL)
+        outcome = attempt.run()
+    if not isinstance(outcome, _NeedsClaim):
+        return outcome
+    # With claims on, the remote is asked outside the state lock (it may take seconds, and
+    # every local decision waits on that lock), then everything is decided again under it.
+    from paw_tui.core.claims.sessions import claim_for
+
+    claim = claim_for(
+        state.root, outcome.remote, outcome.intent_id, session_id, client, attempt.now
+    )
+    with sessions_store.state_lock(state.root):
+        attempt = _Attempt(state, session_id, wanted, client, tool or SELECT_TOOL, claim)
+        final = attempt.run()
+    assert not isinstance(final, _NeedsClaim)
+    if not attempt.claim_used and claim.commit and claim.outcome == "won":
+        from paw_tui.core.claims.sessions import drop_in_background
+
+        # decided otherwise meanwhile (another local session took it): give it back
+        drop_in_background(
+            state.root,
+            Session(
+                session_id,
+                claim={
+                    "remote": outcome.remote,
+                    "intent_id": outcome.intent_id,
+                    "commit": claim.commit,
+                },
+            ),
+        )
+    return final
+
+
+class _NeedsClaim:
+    """The selection would go ahead: the remote must be asked first (outside the lock)."""
+
+    __slots__ = ("remote", "intent_id")
+
+    def __init__(self, remote: str, intent_id: str) -> None:
+        self.remote = remote
+        self.intent_id = intent_id
 
 
 class _Attempt:
     """One selection, decided under the state lock; each outcome is recorded."""
 
     def __init__(
-        self, state: WorkspaceState, session_id: str, wanted: str, client: str | None, tool: str
+        self,
+        state: WorkspaceState,
+        session_id: str,
+        wanted: str,
+        client: str | None,
+        tool: str,
+        claim: ClaimAttempt | None = None,
     ) -> None:
+        self.claim_attempt = claim
+        self.claim_used = False
         self.state = state
         self.tool = tool
         self.root = state.root
@@ -107,7 +156,7 @@ class _Attempt:
         self.record(records.SELECTION_REFUSED, self.wanted or None, "deny", reason=message)
         return Selection(REFUSED, message, intent, self.existing)
 
-    def run(self) -> Selection:
+    def run(self) -> Selection | _NeedsClaim:
         policy = self.policy
         ttl = policy.governance.session_ttl
         existing = self.existing
@@ -159,10 +208,17 @@ class _Attempt:
         )
         return Selection(SELECTED, messages.selected(intent.id, self.session_id), intent, existing)
 
-    def take(self, intent: Intent) -> Selection:
+    def take(self, intent: Intent) -> Selection | _NeedsClaim:
         """The session takes the intent, or reserves it pending a human's approval."""
         session = self.existing or Session(self.session_id, started=self.now)
         previous = session.to_dict() if self.existing is not None else None
+        remote = self.policy.governance.claims_remote
+        if remote is not None:
+            if self.claim_attempt is None:
+                return _NeedsClaim(remote, intent.id)
+            refusal = self.claim(session, intent, remote, self.claim_attempt)
+            if refusal is not None:
+                return refusal
         session.intent_id = intent.id
         session.last_seen = self.now
         if self.client:
@@ -176,10 +232,43 @@ class _Attempt:
             self.record(records.INTENT_SELECTED, intent.id, "allow")
         except Exception:
             _restore(self.root, self.session_id, previous)
+            _drop_claim(self.root, session)
             raise
         if intent.status == "PENDING":
             intent = _start_intent(self.state, intent, f"selected by session {self.session_id}")
         return Selection(SELECTED, messages.selected(intent.id, self.session_id), intent, session)
+
+    def claim(
+        self, session: Session, intent: Intent, remote: str, attempt: ClaimAttempt
+    ) -> Selection | None:
+        """The remote's answer (DESIGN §12): a refusal when another machine holds the claim
+        or the remote could not say; None when it is ours (kept in the session record)."""
+        from paw_tui.core.claims.sessions import LOST, WON, session_claim
+
+        if attempt.outcome == WON and attempt.commit:
+            session.claim = session_claim(remote, intent.id, attempt.commit)
+            self.claim_used = True
+            return None
+        if attempt.outcome == LOST and attempt.holder is not None:
+            info = attempt.holder.info
+            if info is None:
+                message = messages.held_remotely(
+                    intent.id, "(unreadable claim)", "?", "?", remote, False
+                )
+            else:
+                ttl = self.policy.governance.session_ttl
+                message = messages.held_remotely(
+                    intent.id,
+                    info.session_id,
+                    info.host,
+                    info.since(),
+                    remote,
+                    info.is_stale(self.now, ttl),
+                )
+            return self.refuse(message, intent)
+        return self.refuse(
+            messages.claims_unreachable(intent.id, remote, attempt.reason or "no answer"), intent
+        )
 
     def reserve(
         self, session: Session, intent: Intent, previous: dict[str, object] | None
@@ -206,6 +295,7 @@ class _Attempt:
             _restore(self.root, self.session_id, previous)
             request.state = approvals_store.WITHDRAWN
             approvals_store.save_request(self.root, request)
+            _drop_claim(self.root, session)
             raise
         return Selection(
             PENDING, messages.awaiting_approval(intent.id), intent, session, request.id
@@ -222,6 +312,15 @@ def _withdraw(root: str, session: Session, now: float, why: str) -> None:
         request.decided_at = now
         request.note = why
         approvals_store.save_request(root, request)
+
+
+def _drop_claim(root: str, session: Session) -> None:
+    """Give the session's remote claim back (in the background: never a network wait)."""
+    if session.claim:
+        from paw_tui.core.claims.sessions import drop_in_background
+
+        drop_in_background(root, session)
+        session.claim = None
 
 
 def _restore(root: str, session_id: str, previous: dict[str, object] | None) -> None:
@@ -271,27 +370,35 @@ def release_session(
     state: WorkspaceState, session_id: str, *, reason: str = "released"
 ) -> Session | None:
     """End a session's lock (SessionEnd or ``sessions release``); None if it had no record."""
-    root = state.root
-    with sessions_store.state_lock(root):
-        session = sessions_store.load_session(root, session_id)
+    with sessions_store.state_lock(state.root):
+        session = sessions_store.load_session(state.root, session_id)
         if session is None:
             return None
-        if session.state == PENDING_APPROVAL and session.approval_id:
-            request = approvals_store.load_request(root, session.approval_id)
-            if request is not None and request.pending:
-                request.state = approvals_store.WITHDRAWN
-                request.decided_at = state.now()
-                request.note = reason
-                approvals_store.save_request(root, request)
-        state.record(
-            records.SESSION_RELEASED,
-            session_id=session_id,
-            intent_id=session.intent_id,
-            client=session.client,
-            reason=reason,
-        )
-        sessions_store.delete_session(root, session_id)
+        end_session(state, session, reason=reason)
         return session
+
+
+def end_session(state: WorkspaceState, session: Session, *, reason: str) -> None:
+    """Withdraw the session's pending request, record the release, remove the record (the
+    caller holds the state lock); LedgerError, with nothing removed, when it cannot be
+    recorded."""
+    root = state.root
+    state.record(
+        records.SESSION_RELEASED,
+        session_id=session.session_id,
+        intent_id=session.intent_id,
+        client=session.client,
+        reason=reason,
+    )
+    if session.state == PENDING_APPROVAL and session.approval_id:
+        request = approvals_store.load_request(root, session.approval_id)
+        if request is not None and request.pending:
+            request.state = approvals_store.WITHDRAWN
+            request.decided_at = state.now()
+            request.note = reason
+            approvals_store.save_request(root, request)
+    sessions_store.delete_session(root, session.session_id)
+    _drop_claim(root, session)
 
 
 def decide_approval(
@@ -350,7 +457,12 @@ def decide_approval(
             approval_id=request.id,
         )
         approvals_store.save_request(root, request)
+        released = None if approve else Session(session.session_id, claim=session.claim)
+        if released is not None:
+            session.claim = None
         sessions_store.save_session(root, session)
+        if released is not None:
+            _drop_claim(root, released)
         if approve:
             intent = state.policy.intent(request.intent_id)
             if intent is not None and intent.status == "PENDING":

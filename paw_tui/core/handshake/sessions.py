@@ -6,12 +6,10 @@ longer than ``governance.yaml: session_ttl``. Changes that must not race (select
 intent, approving, releasing) run under :func:`state_lock`.
 
 The gate asks "which intents are held?" on every denial, selection and prompt. It reads the
-*holders index* (``sessions/.holders``: ``{session id: intent id}`` for every session whose
-record holds or awaits an intent), then only those sessions' records: the cost follows the
-number of holders, never the number of session files. The index is written with the records,
-under the state lock, and only when a session starts or stops holding; a missing or unreadable
-index is rebuilt from a scan (written back only under the lock). Sessions idle past their TTL
-that hold nothing are pruned when a new session starts (at most once an hour).
+*holders index* (:mod:`~paw_tui.core.handshake.holders_index`), then only the records of the
+holders it does not already know to be stale: the cost follows the number of live holders,
+never the number of session files. Records of sessions that ended or went stale are pruned by
+:mod:`~paw_tui.core.handshake.pruning`, a bounded amount of work per call.
 """
 
 from __future__ import annotations
@@ -19,6 +17,7 @@ from __future__ import annotations
 import os
 import time
 
+from paw_tui.core.handshake.holders_index import HoldersIndex, read_index, write_index
 from paw_tui.core.support import fastjson as json  # json's API without importing re (~15 ms)
 from paw_tui.core.support.hashing import sha256_hex
 from paw_tui.core.support.locking import FileLock
@@ -36,9 +35,6 @@ _SAFE_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 # Re-writing the record on every event would cost a write per tool call; liveness at a
 # minute's resolution is plenty for a TTL measured in hours.
 TOUCH_INTERVAL = 60.0
-HOLDERS_INDEX = ".holders"
-PRUNE_MARKER = ".pruned"
-PRUNE_INTERVAL = 3600.0
 
 
 class Session:
@@ -53,6 +49,7 @@ class Session:
         "started",
         "last_seen",
         "latest_prompt",
+        "claim",
     )
 
     def __init__(
@@ -65,6 +62,7 @@ class Session:
         started: float = 0.0,
         last_seen: float = 0.0,
         latest_prompt: str | None = None,
+        claim: dict[str, str] | None = None,
     ) -> None:
         self.session_id = session_id
         self.intent_id = intent_id
@@ -74,6 +72,9 @@ class Session:
         self.started = started
         self.last_seen = last_seen
         self.latest_prompt = latest_prompt
+        self.claim = claim
+        """The remote claim this session holds (``remote``, ``intent_id``, ``commit``), when
+        claims are on (DESIGN §12); released with the session."""
 
     @property
     def holds_intent(self) -> bool:
@@ -83,7 +84,10 @@ class Session:
         return now - self.last_seen <= ttl
 
     def to_dict(self) -> dict[str, object]:
-        return {name: getattr(self, name) for name in self.__slots__}
+        data = {name: getattr(self, name) for name in self.__slots__}
+        if data["claim"] is None:
+            del data["claim"]  # claims are opt-in: a record without one stays as it was
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> Session:
@@ -103,10 +107,20 @@ class Session:
             float(data.get("started") or 0.0),  # type: ignore[arg-type]
             float(data.get("last_seen") or 0.0),  # type: ignore[arg-type]
             data.get("latest_prompt") if isinstance(data.get("latest_prompt"), str) else None,  # type: ignore[arg-type]
+            _claim(data.get("claim")),
         )
 
     def __repr__(self) -> str:
         return f"Session({self.session_id!r}, intent={self.intent_id!r}, state={self.state!r})"
+
+
+def _claim(value: object) -> dict[str, str] | None:
+    if not isinstance(value, dict):
+        return None
+    fields = {key: value.get(key) for key in ("remote", "intent_id", "commit")}
+    if not all(isinstance(v, str) and v for v in fields.values()):
+        return None
+    return fields  # type: ignore[return-value]
 
 
 def session_file_name(session_id: str) -> str:
@@ -134,24 +148,31 @@ def state_lock(root: str, timeout: float = 5.0) -> FileLock:
 def load_session(root: str, session_id: str) -> Session | None:
     """The session's record; None when there is none or it is unreadable (a broken record
     holds no intent: the agent selects again, which fails closed)."""
+    session = load_session_file(session_path(root, session_id))
+    return session if session is not None and session.session_id == session_id else None
+
+
+def load_session_file(path: str) -> Session | None:
+    """The record in ``path``; None when it is missing or unreadable."""
     try:
-        data = json.loads(read_regular(session_path(root, session_id)))
+        data = json.loads(read_regular(path))
         if not isinstance(data, dict):
             return None
-        session = Session.from_dict(data)
+        return Session.from_dict(data)
     except (OSError, ValueError, TypeError, AttributeError):
         return None
-    return session if session.session_id == session_id else None
 
 
 def save_session(root: str, session: Session) -> None:
-    """Write the record (callers hold the state lock); the holders index follows it."""
+    """Write the record (callers hold the state lock). The holders index is written first,
+    so its ``seen`` never lags the record (see :mod:`~paw_tui.core.handshake.holders_index`)."""
     os.makedirs(layout.at(root, layout.SESSIONS), exist_ok=True)
+    holding = session.intent_id if session.holds_intent else None
+    _index_session(root, session.session_id, holding, session.last_seen)
     data = json.dumps(session.to_dict(), ensure_ascii=False, separators=(",", ":"))
     from paw_tui.core.support.fsutil import atomic_write  # only when a session changes
 
     atomic_write(session_path(root, session.session_id), data.encode("utf-8"))
-    _index_session(root, session.session_id, session.intent_id if session.holds_intent else None)
 
 
 def delete_session(root: str, session_id: str) -> bool:
@@ -161,7 +182,7 @@ def delete_session(root: str, session_id: str) -> bool:
         found = True
     except FileNotFoundError:
         found = False
-    _index_session(root, session_id, None)
+    _index_session(root, session_id, None, None)
     return found
 
 
@@ -184,60 +205,39 @@ def iter_sessions(root: str) -> Iterator[Session]:
             continue
 
 
-def _index_path(root: str) -> str:
-    return os.path.join(layout.at(root, layout.SESSIONS), HOLDERS_INDEX)
+def scan_index(root: str) -> HoldersIndex:
+    """The index as the records say it should be (a full scan)."""
+    index = HoldersIndex()
+    for session in iter_sessions(root):
+        if session.holds_intent and session.intent_id:
+            index.set(session.session_id, session.intent_id, session.last_seen)
+    return index
 
 
-def read_holders_index(root: str) -> dict[str, str] | None:
-    """``{session id: intent id}``; None when the index is missing or unreadable."""
-    try:
-        data = json.loads(read_regular(_index_path(root)))
-    except (OSError, ValueError):
-        return None
-    holders = data.get("holders") if isinstance(data, dict) else None
-    if not isinstance(holders, dict):
-        return None
-    return {str(k): str(v) for k, v in holders.items() if isinstance(v, str)}
-
-
-def _scan_holders(root: str) -> dict[str, str]:
-    return {
-        session.session_id: session.intent_id
-        for session in iter_sessions(root)
-        if session.holds_intent and session.intent_id
-    }
-
-
-def _index_session(root: str, session_id: str, intent_id: str | None) -> None:
+def _index_session(root: str, session_id: str, intent_id: str | None, seen: float | None) -> None:
     """Keep the index in step with one record (the caller holds the state lock)."""
-    holders = read_holders_index(root)
-    if holders is None:
-        holders = _scan_holders(root)
-    elif holders.get(session_id) == intent_id or (intent_id is None and session_id not in holders):
-        return  # nothing changed: no write on a touch
-    if intent_id is None:
-        holders.pop(session_id, None)
-    else:
-        holders[session_id] = intent_id
-    _write_index(root, holders)
+    index = read_index(root)
+    if index is None:
+        index = scan_index(root)  # rebuilt, then written whatever this record changes
+    elif not index.set(session_id, intent_id, seen):
+        return  # nothing changed: no write
+    index.set(session_id, intent_id, seen)
+    write_index(root, index)
 
 
-def _write_index(root: str, holders: dict[str, str]) -> None:
-    from paw_tui.core.support.fsutil import atomic_write
-
-    os.makedirs(layout.at(root, layout.SESSIONS), exist_ok=True)
-    data = json.dumps({"v": 1, "holders": holders}, ensure_ascii=False, separators=(",", ":"))
-    atomic_write(_index_path(root), data.encode("utf-8"))
-
-
-def holding_sessions(root: str) -> Iterator[Session]:
+def holding_sessions(
+    root: str, now: float | None = None, ttl: float | None = None
+) -> Iterator[Session]:
     """The records of every session the index lists as holding (or awaiting) an intent, as
-    they are now; without an index, found by a scan."""
-    holders = read_holders_index(root)
-    if holders is None:
+    they are now; without an index, found by a scan. With ``now`` and ``ttl``, a holder the
+    index already knows to be stale is passed over without opening its record."""
+    index = read_index(root)
+    if index is None:
         yield from (s for s in iter_sessions(root) if s.holds_intent)
         return
-    for session_id in holders:
+    for session_id in index.holders:
+        if now is not None and ttl is not None and index.is_stale(session_id, now, ttl):
+            continue
         session = load_session(root, session_id)
         if session is not None and session.holds_intent:
             yield session
@@ -249,7 +249,7 @@ def holders(
     """Live sessions other than ``besides`` that hold (or await approval for) the intent."""
     return [
         session
-        for session in holding_sessions(root)
+        for session in holding_sessions(root, now, ttl)
         if session.intent_id == intent_id
         and session.is_live(now, ttl)
         and session.session_id != besides
@@ -261,37 +261,10 @@ def held_intents(
 ) -> dict[str, str]:
     """``{intent id: holding session id}`` over live sessions other than ``besides``."""
     held: dict[str, str] = {}
-    for session in holding_sessions(root):
+    for session in holding_sessions(root, now, ttl):
         if session.is_live(now, ttl) and session.session_id != besides:
             held.setdefault(session.intent_id, session.session_id)  # type: ignore[arg-type]
     return held
-
-
-def prune_idle(root: str, now: float, ttl: float) -> int:
-    """Delete the records of sessions idle longer than ``ttl`` that hold nothing (the caller
-    holds the state lock); at most once per :data:`PRUNE_INTERVAL`. The number removed."""
-    marker = os.path.join(layout.at(root, layout.SESSIONS), PRUNE_MARKER)
-    try:
-        if now - os.stat(marker).st_mtime < PRUNE_INTERVAL:
-            return 0
-    except OSError:
-        pass
-    removed = 0
-    for session in list(iter_sessions(root)):
-        if not session.holds_intent and not session.is_live(now, ttl):
-            try:
-                os.unlink(session_path(root, session.session_id))
-                removed += 1
-            except OSError:
-                continue
-    try:
-        os.makedirs(os.path.dirname(marker), exist_ok=True)
-        with open(marker, "ab"):
-            pass
-        os.utime(marker, (now, now))
-    except OSError:
-        pass
-    return removed
 
 
 def needs_touch(
@@ -314,17 +287,12 @@ def touch_session(
     *,
     client: str | None = None,
     latest_prompt: str | None = None,
-    ttl: float | None = None,
 ) -> Session:
     """Mark the session live (creating its record on its first event), under the state lock
-    so it never overwrites a decision another process just wrote. With ``ttl``, a new session
-    first prunes the records of idle sessions (:func:`prune_idle`)."""
+    so it never overwrites a decision another process just wrote."""
     moment = time.time() if now is None else now
     with state_lock(root):
-        found = load_session(root, session_id)
-        if found is None and ttl is not None:
-            prune_idle(root, moment, ttl)  # a new session: the time to sweep out old ones
-        session = found or Session(session_id, started=moment)
+        session = load_session(root, session_id) or Session(session_id, started=moment)
         if not session.started:
             session.started = moment
         session.last_seen = moment

@@ -27,6 +27,8 @@ class Governance:
         "tool_instructions",
         "tool_defaults",
         "confine_writable",
+        "claims_remote",
+        "ship_endpoint",
     )
 
     def __init__(
@@ -42,6 +44,8 @@ class Governance:
         tool_instructions: dict[str, str] | None = None,
         tool_defaults: dict[str, dict[str, object]] | None = None,
         confine_writable: list[str] | None = None,
+        claims_remote: str | None = None,
+        ship_endpoint: str | None = None,
     ) -> None:
         self.approval_required = approval_required
         self.intent_sharing = intent_sharing
@@ -55,6 +59,10 @@ class Governance:
         self.tool_defaults = dict(tool_defaults or {})
         self.confine_writable = list(confine_writable or [])
         """Trees outside the scope a confined shell may write (package caches, build outputs)."""
+        self.claims_remote = claims_remote
+        """The git remote intent claims go through (DESIGN §12); None: claims are off."""
+        self.ship_endpoint = ship_endpoint
+        """``trace ship``'s endpoint when neither ``--endpoint`` nor OTEL_* names one."""
 
     def to_dict(self) -> dict[str, object]:
         return {name: getattr(self, name) for name in self.__slots__}

@@ -135,6 +135,49 @@ def _confine(
         values["confine_writable"] = paths
 
 
+def _claims(
+    reader: NodeReader, _warnings: NodeReader, node: yaml.Node, values: dict[str, object]
+) -> None:
+    """``claims: {remote: <git remote name>}`` (DESIGN §12): intent claims through the remote."""
+    for sub, sub_key, sub_node in reader.mapping(node, "'claims'"):
+        if sub != "remote":
+            reader.problem(sub_key, f"unknown option 'claims.{sub}'; use claims.remote")
+            continue
+        remote = reader.string(sub_node, "'claims.remote'")
+        if remote is None:
+            continue
+        remote = remote.strip()
+        if not remote or remote.startswith("-") or any(c.isspace() for c in remote):
+            reader.problem(sub_node, f"'claims.remote' must name a git remote, not '{remote}'")
+        else:
+            values["claims_remote"] = remote
+
+
+def _trace(
+    reader: NodeReader, _warnings: NodeReader, node: yaml.Node, values: dict[str, object]
+) -> None:
+    """``trace: {ship: {endpoint: <OTLP/HTTP URL>}}`` (DESIGN §12)."""
+    for sub, sub_key, sub_node in reader.mapping(node, "'trace'"):
+        if sub != "ship":
+            reader.problem(sub_key, f"unknown option 'trace.{sub}'; use trace.ship")
+            continue
+        for leaf, leaf_key, leaf_node in reader.mapping(sub_node, "'trace.ship'"):
+            if leaf != "endpoint":
+                reader.problem(
+                    leaf_key, f"unknown option 'trace.ship.{leaf}'; use trace.ship.endpoint"
+                )
+                continue
+            url = reader.string(leaf_node, "'trace.ship.endpoint'")
+            if url is None:
+                continue
+            if not url.strip().startswith(("http://", "https://")):
+                reader.problem(
+                    leaf_node, f"'trace.ship.endpoint' must be an http(s) URL, not '{url}'"
+                )
+            else:
+                values["ship_endpoint"] = url.strip()
+
+
 OPTIONS: dict[str, Reader] = {
     "approval": _choice("approval", "approval_required", ("none", "required")),
     "intent_sharing": _choice("intent_sharing", "intent_sharing", ("deny", "allow")),
@@ -145,6 +188,8 @@ OPTIONS: dict[str, Reader] = {
     "tool_instructions": _tool_instructions,
     "tool_defaults": _tool_defaults,
     "confine": _confine,
+    "claims": _claims,
+    "trace": _trace,
 }
 KNOWN_KEYS = tuple(OPTIONS)
 
