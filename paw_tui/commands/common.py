@@ -41,8 +41,16 @@ def require_valid_policy(state) -> None:  # type: ignore[no-untyped-def]
 
     policy = state.policy
     if not policy.valid:
-        details = "\n".join(f"  {problem}" for problem in policy.problems)
-        raise ValidationError(f"{policy.unavailable_reason}\nAll problems:\n{details}")
+        raise ValidationError(unavailable_message(policy))
+
+
+def unavailable_message(policy) -> str:  # type: ignore[no-untyped-def]
+    """``Orchestration state unavailable: <first problem>``, then the others, each once."""
+    others = policy.problems[1:]
+    if not others:
+        return str(policy.unavailable_reason)
+    details = "\n".join(f"  {problem}" for problem in others)
+    return f"{policy.unavailable_reason}\nAlso:\n{details}"
 
 
 def table(rows: list[list[str]], headers: list[str]) -> str:

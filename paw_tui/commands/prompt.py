@@ -45,16 +45,19 @@ def run(args: argparse.Namespace) -> int:
         require_person("setting the supervisor instruction")
     state = state_for(args)
     if args.supervisor is not None or args.clear_supervisor:
+        import os
+
         from paw_tui.core.prompt.supervisor import clear_supervisor, set_supervisor
 
         scope = f"session {args.session}" if args.session else "every session"
+        who = os.environ.get("USER") or os.environ.get("USERNAME") or "human"
         if args.clear_supervisor:
-            removed = clear_supervisor(state.root, args.session)
+            removed = clear_supervisor(state.root, args.session, by=who, state=state)
             write_out(
                 f"{'Cleared' if removed else 'There was no'} supervisor instruction for {scope}.\n"
             )
         else:
-            set_supervisor(state.root, args.supervisor, args.session)
+            set_supervisor(state.root, args.supervisor, args.session, by=who, state=state)
             write_out(f"Supervisor instruction set for {scope}.\n")
         return 0
     if not args.session:
