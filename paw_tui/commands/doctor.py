@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
 
     guarded("orchestration", _check_policy, add)
     guarded("ledger", _check_ledger, add)
-    guarded("recording", _check_recording, add)
+    guarded("ledger", _check_recording, add)
     hooks = guarded("claude-code", _check_claude, add) or []
     if hooks:
         guarded("gate canary", _run_canary, hooks, add)
@@ -215,11 +215,11 @@ def _check_recording(root: str, add) -> None:  # type: ignore[no-untyped-def]
 
     health = ledger_health(root)
     if not health.appendable:
-        add(FAIL, "recording", health.message())
+        add(FAIL, "ledger", health.message())
     elif health.failure is not None:
-        add(WARN, "recording", health.message())
+        add(WARN, "ledger", health.message())
     else:
-        add(OK, "recording", "the ledger can be appended")
+        add(OK, "ledger", "it can be appended now")
 
 
 def _check_claude(root: str, add) -> list[str]:  # type: ignore[no-untyped-def]
