@@ -87,3 +87,16 @@ def require_person(act: str) -> None:
     refusal = person_only_refusal(act, os.environ)
     if refusal is not None:
         raise ValidationError(refusal)
+
+
+BY_HELP = "who did it, for the ledger's record (default: $USER)"
+
+
+def add_by_option(parser: argparse.ArgumentParser) -> None:
+    """``--by NAME``: who did a person's act, as its ledger record says."""
+    parser.add_argument("--by", default=None, metavar="NAME", help=BY_HELP)
+
+
+def person_name(by: str | None = None) -> str:
+    """Who does a person's act: ``--by``, else ``$USER`` (``%USERNAME%``), else ``human``."""
+    return by or os.environ.get("USER") or os.environ.get("USERNAME") or "human"

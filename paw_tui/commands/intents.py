@@ -6,7 +6,9 @@ from __future__ import annotations
 import argparse
 
 from paw_tui.commands.common import (
+    add_by_option,
     format_time,
+    person_name,
     require_person,
     require_valid_policy,
     state_for,
@@ -54,7 +56,7 @@ def add_parser(
     status.add_argument(
         "status", metavar="STATUS", help="PENDING, IN_PROGRESS, BLOCKED, COMPLETED or ABANDONED"
     )
-    status.add_argument("--by", default=None, help="who did it, for the record (default: $USER)")
+    add_by_option(status)
     from paw_tui.commands.intents_authoring import add_parsers
 
     add_parsers(actions, parents)
@@ -181,7 +183,6 @@ def _select(state, intent_id: str, session_id: str, client: str) -> int:  # type
 
 
 def _set_status(state, intent_id: str, status: str, by: str | None) -> int:  # type: ignore[no-untyped-def]
-    import os
 
     from paw_tui.core.handshake.selection import set_intent_status
     from paw_tui.core.intents.status import check_status
@@ -189,7 +190,7 @@ def _set_status(state, intent_id: str, status: str, by: str | None) -> int:  # t
     _find(state, intent_id)
     new = status.strip().upper()
     check_status(new)
-    who = by or os.environ.get("USER") or os.environ.get("USERNAME") or "human"
+    who = person_name(by)
     old = set_intent_status(state, intent_id, new, by=who)
     if old == new:
         write_out(f"{intent_id} is already {new}.\n")

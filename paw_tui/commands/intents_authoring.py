@@ -8,8 +8,8 @@ the ledger before it takes effect. A person's act: refused inside an agent's too
 from __future__ import annotations
 
 import argparse
-import os
 
+from paw_tui.commands.common import add_by_option, person_name
 from paw_tui.commands.output import write_err, write_out
 
 TYPE_CHECKING = False
@@ -53,7 +53,7 @@ def add_parsers(
     )
     new.add_argument("--depends-on", action="append", default=[], metavar="ID", help="repeatable")
     new.add_argument("--status", default="PENDING", metavar="STATUS", help="PENDING or IN_PROGRESS")
-    new.add_argument("--by", default=None, help="who did it, for the record (default: $USER)")
+    add_by_option(new)
     scope = actions.add_parser(
         "scope",
         help="add or remove owned_scope patterns",
@@ -64,7 +64,7 @@ def add_parsers(
     scope.add_argument("intent_id", metavar="ID")
     scope.add_argument("--add", action="append", default=[], metavar="P", help="repeatable")
     scope.add_argument("--remove", action="append", default=[], metavar="P", help="repeatable")
-    scope.add_argument("--by", default=None, help="who did it, for the record (default: $USER)")
+    add_by_option(scope)
     edit = actions.add_parser(
         "edit",
         help="edit an intent's entry in $VISUAL or $EDITOR",
@@ -75,11 +75,11 @@ def add_parsers(
         "up). Recorded as intent_edited.",
     )
     edit.add_argument("intent_id", metavar="ID")
-    edit.add_argument("--by", default=None, help="who did it, for the record (default: $USER)")
+    add_by_option(edit)
 
 
 def run(args: argparse.Namespace, state: WorkspaceState) -> int:
-    who = args.by or os.environ.get("USER") or os.environ.get("USERNAME") or "human"
+    who = person_name(args.by)
     if args.action == "new":
         return _new(state, args, who)
     if args.action == "scope":

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from paw_tui.commands.common import require_person, state_for
+from paw_tui.commands.common import person_name, require_person, state_for
 from paw_tui.commands.output import write_json, write_out
 from paw_tui.commands.registry import add_command
 
@@ -45,12 +45,10 @@ def run(args: argparse.Namespace) -> int:
         require_person("setting the supervisor instruction")
     state = state_for(args)
     if args.supervisor is not None or args.clear_supervisor:
-        import os
-
         from paw_tui.core.prompt.supervisor import clear_supervisor, set_supervisor
 
         scope = f"session {args.session}" if args.session else "every session"
-        who = os.environ.get("USER") or os.environ.get("USERNAME") or "human"
+        who = person_name()
         if args.clear_supervisor:
             removed = clear_supervisor(state.root, args.session, by=who, state=state)
             write_out(
