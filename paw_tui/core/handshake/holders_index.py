@@ -93,6 +93,7 @@ def read_index(root: str) -> HoldersIndex | None:
 def write_index(root: str, index: HoldersIndex) -> None:
     """Replace the index atomically (callers hold the state lock)."""
     from paw_tui.core.support.fsutil import atomic_write
+    from paw_tui.core.workspace.machine_state import machine_dir
 
-    os.makedirs(layout.at(root, layout.SESSIONS), exist_ok=True)
+    machine_dir(root, layout.SESSIONS)
     atomic_write(index_path(root), index.encode())

@@ -27,7 +27,7 @@ import os
 
 from paw_tui.core.handshake import sessions as sessions_store
 from paw_tui.core.handshake.holders_index import read_index, write_index
-from paw_tui.core.ledger.io import LedgerError
+from paw_tui.core.ledger.acts import UnrecordedAct
 from paw_tui.core.workspace import layout
 
 TYPE_CHECKING = False
@@ -131,16 +131,18 @@ def _release(state: WorkspaceState, session: Session, now: float, done: Pruned) 
 
     try:
         end_session(state, session, reason=STALE_REASON)
-    except LedgerError:
+    except UnrecordedAct:
         done.unfinished = True  # unrecorded, so not done: the next call tries again
         return
     done.released.append(session)
 
 
 def _mark_swept(root: str, now: float) -> None:
+    from paw_tui.core.workspace.machine_state import machine_dir
+
     marker = _marker(root)
     try:
-        os.makedirs(os.path.dirname(marker), exist_ok=True)
+        machine_dir(root, layout.SESSIONS)
         with open(marker, "ab"):
             pass
         os.utime(marker, (now, now))

@@ -14,6 +14,7 @@ from paw_tui.core.handshake import sessions as sessions_store
 from paw_tui.core.handshake.names import SELECT_TOOL
 from paw_tui.core.handshake.sessions import ACTIVE, PENDING_APPROVAL, Session
 from paw_tui.core.ledger import records
+from paw_tui.core.ledger.acts import record_act, recorded
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -211,7 +212,6 @@ class _Attempt:
     def take(self, intent: Intent) -> Selection | _NeedsClaim:
         """The session takes the intent, or reserves it pending a human's approval."""
         session = self.existing or Session(self.session_id, started=self.now)
-        previous = session.to_dict() if self.existing is not None else None
         remote = self.policy.governance.claims_remote
         if remote is not None:
             if self.claim_attempt is None:
@@ -224,16 +224,16 @@ class _Attempt:
         if self.client:
             session.client = self.client
         if self.policy.governance.approval_required:
-            return self.reserve(session, intent, previous)
+            return self.reserve(session, intent)
         session.state = ACTIVE
         session.approval_id = None
-        sessions_store.save_session(self.root, session)
+        # Recorded first: a selection the ledger cannot hold never takes effect.
         try:
             self.record(records.INTENT_SELECTED, intent.id, "allow")
-        except Exception:
-            _restore(self.root, self.session_id, previous)
+        except BaseException:
             _drop_claim(self.root, session)
             raise
+        sessions_store.save_session(self.root, session)
         if intent.status == "PENDING":
             intent = _start_intent(self.state, intent, f"selected by session {self.session_id}")
         return Selection(SELECTED, messages.selected(intent.id, self.session_id), intent, session)
@@ -270,9 +270,7 @@ class _Attempt:
             messages.claims_unreachable(intent.id, remote, attempt.reason or "no answer"), intent
         )
 
-    def reserve(
-        self, session: Session, intent: Intent, previous: dict[str, object] | None
-    ) -> Selection:
+    def reserve(self, session: Session, intent: Intent) -> Selection:
         request = approvals_store.ApprovalRequest(
             approvals_store.new_request_id(self.now),
             self.session_id,
@@ -281,8 +279,6 @@ class _Attempt:
         )
         session.state = PENDING_APPROVAL
         session.approval_id = request.id
-        approvals_store.save_request(self.root, request)
-        sessions_store.save_session(self.root, session)
         try:
             self.record(
                 records.APPROVAL_REQUESTED,
@@ -291,12 +287,11 @@ class _Attempt:
                 approval_id=request.id,
                 reason=messages.awaiting_approval(intent.id),
             )
-        except Exception:
-            _restore(self.root, self.session_id, previous)
-            request.state = approvals_store.WITHDRAWN
-            approvals_store.save_request(self.root, request)
+        except BaseException:
             _drop_claim(self.root, session)
             raise
+        approvals_store.save_request(self.root, request)
+        sessions_store.save_session(self.root, session)
         return Selection(
             PENDING, messages.awaiting_approval(intent.id), intent, session, request.id
         )
@@ -323,46 +318,50 @@ def _drop_claim(root: str, session: Session) -> None:
         session.claim = None
 
 
-def _restore(root: str, session_id: str, previous: dict[str, object] | None) -> None:
-    if previous is None:
-        sessions_store.delete_session(root, session_id)
-    else:
-        sessions_store.save_session(root, Session.from_dict(previous))
-
-
 def _start_intent(state: WorkspaceState, intent: Intent, why: str) -> Intent:
-    """PENDING -> IN_PROGRESS, recorded; the caller holds the state lock."""
-    from paw_tui.core.intents.status import change_status
+    """PENDING -> IN_PROGRESS, recorded before it takes effect; the caller holds the state
+    lock. When it cannot be recorded the intent stays PENDING and UnrecordedAct says why."""
+    from paw_tui.core.intents.status import prepare_status_change
 
-    old, policy = change_status(state.root, intent.id, "IN_PROGRESS")
-    state._policy = policy
-    state.record(
+    old, edit = prepare_status_change(state.root, intent.id, "IN_PROGRESS")
+    if edit is None:
+        return intent
+    record_act(
+        state,
+        f"starting {intent.id}",
         records.INTENT_STATUS_CHANGED,
+        [edit],
         intent_id=intent.id,
         reason=f"{old} -> IN_PROGRESS ({why})",
         status_from=old,
         status_to="IN_PROGRESS",
     )
-    return policy.intent(intent.id) or intent
+    state._policy = edit.policy
+    return edit.policy.intent(intent.id) or intent
 
 
 def set_intent_status(
     state: WorkspaceState, intent_id: str, status: str, *, by: str = "human"
 ) -> str:
-    """A human changes an intent's status; returns the old one. Recorded in the ledger."""
-    from paw_tui.core.intents.status import change_status
+    """A person changes an intent's status; returns the old one. The change and its ledger
+    record stand or fall together (UnrecordedAct, nothing changed, when it cannot be
+    recorded); no change, no record."""
+    from paw_tui.core.intents.status import prepare_status_change
 
     with sessions_store.state_lock(state.root):
-        old, policy = change_status(state.root, intent_id, status)
-        state._policy = policy
-        if old != status:
-            state.record(
+        old, edit = prepare_status_change(state.root, intent_id, status)
+        if edit is not None:
+            record_act(
+                state,
+                f"changing the status of {intent_id}",
                 records.INTENT_STATUS_CHANGED,
+                [edit],
                 intent_id=intent_id,
                 reason=f"{old} -> {status} (by {by})",
                 status_from=old,
                 status_to=status,
             )
+            state._policy = edit.policy
     return old
 
 
@@ -379,11 +378,13 @@ def release_session(
 
 
 def end_session(state: WorkspaceState, session: Session, *, reason: str) -> None:
-    """Withdraw the session's pending request, record the release, remove the record (the
-    caller holds the state lock); LedgerError, with nothing removed, when it cannot be
+    """Record the release, withdraw the session's pending request, remove the record (the
+    caller holds the state lock); UnrecordedAct, with nothing removed, when it cannot be
     recorded."""
     root = state.root
-    state.record(
+    recorded(
+        state,
+        f"releasing session {session.session_id}",
         records.SESSION_RELEASED,
         session_id=session.session_id,
         intent_id=session.intent_id,
@@ -448,7 +449,9 @@ def decide_approval(
             session.intent_id = None
             event = records.APPROVAL_REJECTED
         session.approval_id = None
-        state.record(
+        recorded(
+            state,
+            f"{'approving' if approve else 'rejecting'} approval request {request.id}",
             event,
             session_id=request.session_id,
             intent_id=request.intent_id,

@@ -23,6 +23,7 @@ from paw_tui.core.support.hashing import sha256_hex
 from paw_tui.core.support.locking import FileLock
 from paw_tui.core.support.regular_file import read_regular
 from paw_tui.core.workspace import layout
+from paw_tui.core.workspace.machine_state import machine_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -142,6 +143,7 @@ def session_path(root: str, session_id: str) -> str:
 
 def state_lock(root: str, timeout: float = 5.0) -> FileLock:
     """The lock every read-decide-write of sessions and approvals holds."""
+    machine_dir(root, layout.CACHE)
     return FileLock(layout.at(root, layout.STATE_LOCK), timeout=timeout)
 
 
@@ -166,7 +168,7 @@ def load_session_file(path: str) -> Session | None:
 def save_session(root: str, session: Session) -> None:
     """Write the record (callers hold the state lock). The holders index is written first,
     so its ``seen`` never lags the record (see :mod:`~paw_tui.core.handshake.holders_index`)."""
-    os.makedirs(layout.at(root, layout.SESSIONS), exist_ok=True)
+    machine_dir(root, layout.SESSIONS)
     holding = session.intent_id if session.holds_intent else None
     _index_session(root, session.session_id, holding, session.last_seen)
     data = json.dumps(session.to_dict(), ensure_ascii=False, separators=(",", ":"))
