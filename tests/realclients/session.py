@@ -77,7 +77,7 @@ class SessionResult:
     def session_id(self) -> str | None:
         """The client's session id, from its JSON output."""
         for event in self.events:
-            for key in ("session_id", "thread_id"):
+            for key in ("session_id", "thread_id", "sessionID", "sessionId", "taskId"):
                 if isinstance(event.get(key), str):
                     return str(event[key])
         return None
@@ -174,6 +174,7 @@ def run_session(
             setup["codex_hooks"] = trust_codex_hooks(
                 chosen.codex_home(home), workspace, binary=binary, env=run_env
             )
+        chosen.prepare(binary, home, workspace, run_env)
         argv = chosen.argv(binary, prompt, list(args))
         strace_log = home / "strace.log"
         command = traced(argv, strace_log) if trace_network else argv
