@@ -25,7 +25,14 @@ from .script import Text
 from .session import run_session
 
 OBSERVED = Path(__file__).resolve().parent / "observed_tools.json"
-PROBE_PREFIXES = (f"mcp__{MCP_SERVER}__", f"mcp_{MCP_SERVER}_", f"mcp__{MCP_SERVER}")
+PROBE_PREFIXES = (
+    f"mcp__{MCP_SERVER}__",
+    f"mcp_{MCP_SERVER}_",
+    f"mcp__{MCP_SERVER}",
+    f"{MCP_SERVER}-",  # Copilot CLI
+    f"{MCP_SERVER}__",  # Cline
+    f"{MCP_SERVER}_",  # opencode
+)
 
 Inventory = dict[str, list[dict[str, Any]]]
 
@@ -41,7 +48,7 @@ def observe(key: str, workdir: Path | None = None) -> list[dict[str, Any]]:
     workspace.mkdir(parents=True, exist_ok=True)
     spec = CLIENTS[key]
     probes = Probes(base / "probe-logs")
-    wire(spec.kind, workspace, probes)
+    wire(spec.kind, workspace, probes, home=base / "home")
     result = run_session(
         key, workspace, "Say done.", [Text("done")], home=base / "home", timeout=90
     )
