@@ -264,8 +264,10 @@ class CopilotDriver(Driver):
     def setup(self, home: Path, workspace: Path, mock_url: str, trust: bool) -> None:
         config = home / ".copilot"
         config.mkdir(parents=True, exist_ok=True)
-        data: dict[str, object] = {"trustedFolders": [str(workspace)]} if trust else {}
-        (config / "config.json").write_text(json.dumps(data, indent=2), encoding="utf-8")
+        if trust:
+            data = {"trustedFolders": [str(workspace)]}
+            (config / "config.json").write_text(json.dumps(data, indent=2), encoding="utf-8")
+        # untrusted: whatever is there stays (a test's 'paw-tui install copilot' wrote it)
 
     def env(self, home: Path, workspace: Path, mock_url: str) -> dict[str, str]:
         env = base_env(home)
