@@ -8,10 +8,9 @@ A deny is exit 2 with the reason on stderr, and Copilot's ``permissionDecision``
 
 from __future__ import annotations
 
-import os
-
 import hashlib
 import json
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
