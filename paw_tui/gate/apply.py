@@ -101,7 +101,38 @@ def apply(state: WorkspaceState, facts: Facts, verdict: Verdict) -> Decision:
         if watched:
             _watch_shell(state, event, verdict.intent_id)
         context = _guidance(state, facts, session)
+    context = _with_briefing(state, facts, context)
     return Decision(verdict.allow, verdict.reason, verdict.intent_id, context)
+
+
+def _with_briefing(state: WorkspaceState, facts: Facts, context: str | None) -> str | None:
+    """``context``, after the governance section when this is the session's first tool call
+    in a client that can be told only then (``GateEvent.briefed_by_first_call``)."""
+    briefing = _first_call_briefing(state, facts)
+    if not briefing:
+        return context
+    return f"{briefing}\n\n{context}" if context else briefing
+
+
+def _first_call_briefing(state: WorkspaceState, facts: Facts) -> str | None:
+    """The governance section for a session's first tool call (the session's record starts
+    here, so the next call knows it was given); None for every later call."""
+    from paw_tui.core.handshake import sessions as sessions_store
+
+    event = facts.event
+    if not (event.briefed_by_first_call and event.kind == PRE_TOOL and facts.policy.valid):
+        return None
+    if facts.session is not None or sessions_store.load_session(state.root, event.session_id):
+        return None
+    ttl = facts.policy.governance.session_ttl
+    session = sessions_store.touch_session(
+        state.root, event.session_id, facts.now, client=event.client, ttl=ttl
+    )
+    if facts.held is None:
+        facts.held = sessions_store.held_intents(
+            state.root, facts.now, ttl, besides=event.session_id
+        )
+    return _session_context(state, facts, session)
 
 
 def _watch_shell(state: WorkspaceState, event: GateEvent, intent_id: str) -> None:
