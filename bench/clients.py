@@ -176,7 +176,14 @@ def main() -> int:
             session_env = dict(env)
             if client == "copilot":
                 session_env.update(COPILOT_CLI="1", COPILOT_PROJECT_DIR=root)
-            subprocess.run(argv, cwd=root, env=session_env, input=select(client, root), check=True)
+            subprocess.run(
+                argv,
+                cwd=root,
+                env=session_env,
+                input=select(client, root),
+                check=True,
+                capture_output=True,
+            )
             for label, session, path, allowed in (
                 ("write allowed", SESSION, "src/app.py", True),
                 ("write before selection", "other", "src/b.py", False),

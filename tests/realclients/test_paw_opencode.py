@@ -74,5 +74,7 @@ def test_the_whole_handshake(tmp_path: Path) -> None:
     assert ("tool_denied", "bash", ["docs/shell.md"]) in events, events
     assert events[-1][0] == "session_released", events[-3:]
     pawkit.verify(root, env)
+    ignore = (root / ".opencode" / ".gitignore").read_text(encoding="utf-8")
+    assert "/paw-tui.hook" in ignore and "/node_modules/" in ignore, ignore  # opencode kept it
     untracked = {line[3:] for line in pawkit.git_status(root)}
     assert {path for path in untracked if path.startswith(".opencode/")} <= COMMITTED, untracked
