@@ -59,9 +59,6 @@ class Driver:
     def argv(self, binary: Path, prompt: str, extra_args: list[str]) -> list[str]:
         raise NotImplementedError
 
-    def prepare(self, binary: Path, home: Path, workspace: Path, env: dict[str, str]) -> None:
-        """What must run with the client's own binary before the session (Cline's ``auth``)."""
-
 
 @dataclass
 class ClaudeDriver(Driver):
@@ -297,15 +294,38 @@ class CopilotDriver(Driver):
 
 @dataclass
 class ClineDriver(Driver):
-    """``cline --json`` against an ``openai-compatible`` provider (``cline auth``), with the
-    local session backend (no hub daemon outliving the run)."""
+    """``cline --json`` against an ``openai-compatible`` provider (the ``providers.json`` that
+    ``cline auth`` would write), with the local session backend (no hub daemon outliving the
+    run)."""
 
     kind: ClassVar[str] = "cline"
     mock_class: ClassVar[type[MockServer]] = OpenAIMock
     model: str = OPENAI_MODEL
 
     def setup(self, home: Path, workspace: Path, mock_url: str, trust: bool) -> None:
-        self._mock_url = mock_url  # for prepare: `cline auth` names it
+        """What ``cline auth -p openai-compatible -k dummy -m MODEL -b URL`` writes (11 s of
+        start-up spared per session)."""
+        settings = home / ".cline" / "data" / "settings"
+        settings.mkdir(parents=True, exist_ok=True)
+        provider = {
+            "provider": "openai-compatible",
+            "apiKey": "dummy",
+            "model": self.model,
+            "baseUrl": mock_url + "/v1",
+        }
+        data = {
+            "version": 1,
+            "lastUsedProvider": "openai-compatible",
+            "modes": {},
+            "providers": {
+                "openai-compatible": {
+                    "settings": provider,
+                    "updatedAt": "2026-11-27T00:00:00.000Z",
+                    "tokenSource": "manual",
+                }
+            },
+        }
+        (settings / "providers.json").write_text(json.dumps(data, indent=2), encoding="utf-8")
 
     def env(self, home: Path, workspace: Path, mock_url: str) -> dict[str, str]:
         env = base_env(home)
@@ -317,18 +337,6 @@ class ClineDriver(Driver):
             }
         )
         return env
-
-    def prepare(self, binary: Path, home: Path, workspace: Path, env: dict[str, str]) -> None:
-        import subprocess
-
-        done = subprocess.run(
-            [str(binary), "auth", "-p", "openai-compatible", "-k", "dummy", "-m", self.model,
-             "-b", self._mock_url + "/v1"],
-            cwd=str(workspace), env=env, capture_output=True, text=True, timeout=60,
-            stdin=subprocess.DEVNULL, check=False,
-        )  # fmt: skip
-        if done.returncode != 0:
-            raise RuntimeError(f"cline auth failed: {done.stdout}{done.stderr}")
 
     def argv(self, binary: Path, prompt: str, extra_args: list[str]) -> list[str]:
         return [str(binary), "--json", *extra_args, prompt]

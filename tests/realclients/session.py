@@ -174,7 +174,6 @@ def run_session(
             setup["codex_hooks"] = trust_codex_hooks(
                 chosen.codex_home(home), workspace, binary=binary, env=run_env
             )
-        chosen.prepare(binary, home, workspace, run_env)
         argv = chosen.argv(binary, prompt, list(args))
         strace_log = home / "strace.log"
         command = traced(argv, strace_log) if trace_network else argv

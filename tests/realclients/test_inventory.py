@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from .egress import foreign, strace_path
 from .install import ClientSpec
-from .inventory import OBSERVED, diff, load, observe
+from .inventory import OBSERVED, diff, inventory_of, load, observe_session
 
 pytestmark = pytest.mark.realclient
 
@@ -25,8 +26,18 @@ def test_inventory_file_covers_every_client(any_client: ClientSpec) -> None:
         assert set(entry) == {"name", "deferred", "schema_sent"}
 
 
+TRACED_KINDS = ("copilot", "cline", "opencode", "qwen")
+"""Clients whose inventory session also proves they reach nothing but this machine (the
+others have their own egress test in ``test_harness.py``)."""
+
+
 def test_offered_tools_match_observed(any_client: ClientSpec, tmp_path: Path) -> None:
-    actual = observe(any_client.key, tmp_path)
+    traced = any_client.kind in TRACED_KINDS and strace_path() is not None
+    result = observe_session(any_client.key, tmp_path, trace_network=traced)
+    if traced:  # only the mock, local sockets and the refusing proxy (clients.py)
+        assert result.network is not None
+        assert foreign(result.network) == set(), result.network
+    actual = inventory_of(result)
     expected = load().get(any_client.key, [])
     changes = diff(expected, actual)
     assert not changes, (
