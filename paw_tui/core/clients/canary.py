@@ -89,7 +89,8 @@ def judge(
     ``lets_run`` says when that client runs the tool anyway."""
     if isinstance(outcome, str):
         return (FAIL, client, f"the {what} command {outcome}")
-    detail = (outcome.stderr.strip() or outcome.stdout.strip())[:200]
+    text = outcome.stderr.strip() or outcome.stdout.strip()
+    detail = " | ".join(line.strip() for line in text.splitlines() if line.strip())[:300]
     if denied(outcome):
         if outcome.fallback:
             return (
