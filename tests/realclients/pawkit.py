@@ -11,18 +11,11 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
-INTENTS = """\
-active_intents:
-  - id: INT-001
-    name: Source work
-    status: IN_PROGRESS
-    owned_scope: ["src/**"]
-"""
-PAW = str(Path(sys.executable).parent / "paw-tui")
+from .test_paw_claude_handshake import INTENTS, PAW
+
 MUST_CITE = "You must cite a valid active Intent ID"
 SCOPE_VIOLATION = "Scope Violation: INT-001 is not authorized to edit"
 GOVERNANCE = "## Governance (paw-tui)"
@@ -68,6 +61,28 @@ def records(root: Path) -> list[dict[str, Any]]:
 
 def events(root: Path) -> list[tuple[Any, Any, Any]]:
     return [(r["event"], r.get("tool"), r.get("paths")) for r in records(root)]
+
+
+def check_ledger(
+    root: Path, env: dict[str, str], session: str | None, client: str, tools: dict[str, str]
+) -> list[tuple[Any, Any, Any]]:
+    """What the one session of the handshake must have left in the ledger, under the client's
+    own session id and name: the early write denied, the selection, the in-scope write's
+    ``mutation`` (each once), the out-of-scope and shell writes denied, the release last, and
+    ``trace verify`` passing. ``tools``: the client's names for ``write`` and ``shell``."""
+    found = records(root)
+    assert session and {r.get("session_id") for r in found} == {session}
+    assert {r.get("client") for r in found if r.get("client")} == {client}
+    seen = events(root)
+    write, shell = tools["write"], tools["shell"]
+    assert seen.count(("tool_denied", write, ["src/early.py"])) == 1, seen
+    assert ("intent_selected", "mcp__paw__select_active_intent", None) in seen
+    assert seen.count(("mutation", write, ["src/app.py"])) == 1, seen
+    assert ("tool_denied", write, ["docs/notes.md"]) in seen
+    assert ("tool_denied", shell, ["docs/shell.md"]) in seen, seen
+    assert seen[-1][0] == "session_released", seen[-3:]
+    verify(root, env)
+    return seen
 
 
 def verify(root: Path, env: dict[str, str]) -> None:

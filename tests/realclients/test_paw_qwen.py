@@ -73,17 +73,12 @@ def test_the_whole_handshake(tmp_path: Path) -> None:
     assert isinstance(last, OpenAIRequest)
     assert sum(text.count(pawkit.GOVERNANCE) for text in last.user_texts()) == 1
     assert pawkit.GOVERNANCE not in last.system_text()
-    records = pawkit.records(root)
-    session = result.session_id()
-    assert session and {r.get("session_id") for r in records} == {session}
-    assert {r.get("client") for r in records if r.get("client")} == {"qwen-code"}
-    events = pawkit.events(root)
-    assert ("intent_selected", SELECT, None) in events
-    assert ("tool_denied", "write_file", ["src/early.py"]) in events
-    assert ("mutation", "write_file", ["src/app.py"]) in events
-    assert ("tool_denied", "write_file", ["docs/notes.md"]) in events
-    assert ("tool_denied", "run_shell_command", ["docs/shell.md"]) in events, events
+    events = pawkit.check_ledger(
+        root,
+        env,
+        result.session_id(),
+        "qwen-code",
+        {"write": "write_file", "shell": "run_shell_command"},
+    )
     assert "scope_breach" in [event for event, _tool, _paths in events]
-    assert events[-1][0] == "session_released", events[-3:]
-    pawkit.verify(root, env)
     assert not [line for line in pawkit.git_status(root) if ".qwen/.env" in line]

@@ -76,20 +76,22 @@ def hook_command(event: str, client: str = NAME) -> str:
     return command
 
 
-def pre_tool_matcher() -> str:
-    """Every tool but the ones the catalogue knows read-only for Gemini CLI (a JavaScript
-    regular expression: look-ahead works); MCP and unknown tools reach the gate."""
+def pre_tool_matcher(client: str = NAME) -> str:
+    """Every tool but the ones the catalogue knows read-only for ``client`` (a JavaScript
+    regular expression, as Gemini CLI and Qwen Code read it: look-ahead works); MCP and
+    unknown tools reach the gate."""
     from paw_tui.core.policy.catalogue import READ_ONLY, catalogue
 
-    names = sorted(e.name for e in catalogue().for_client(NAME) if e.kind == READ_ONLY)
+    names = sorted(e.name for e in catalogue().for_client(client) if e.kind == READ_ONLY)
     return "^(?!(" + "|".join(names) + ")$).*"
 
 
-def post_tool_matcher() -> str:
+def post_tool_matcher(client: str = NAME) -> str:
     """The tools that write files or run commands: their results are recorded."""
     from paw_tui.core.policy.catalogue import FILE, PATCH, SHELL, catalogue
 
-    names = sorted(e.name for e in catalogue().for_client(NAME) if e.kind in (FILE, PATCH, SHELL))
+    kinds = (FILE, PATCH, SHELL)
+    names = sorted(e.name for e in catalogue().for_client(client) if e.kind in kinds)
     return "^(" + "|".join(names) + ")$"
 
 

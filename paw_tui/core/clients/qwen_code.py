@@ -31,7 +31,13 @@ import os
 from paw_tui.core.clients import _hooks_json as hj
 from paw_tui.core.clients import canary, commands
 from paw_tui.core.clients.claude_code import merge_hooks
-from paw_tui.core.clients.gemini_cli import hook_command, merge_env_text, read_env_file
+from paw_tui.core.clients.gemini_cli import (
+    hook_command,
+    merge_env_text,
+    post_tool_matcher,
+    pre_tool_matcher,
+    read_env_file,
+)
 from paw_tui.core.clients.gemini_doctor import gemini_expand
 from paw_tui.core.clients.ignore import ignore_plan, unignored
 from paw_tui.core.clients.plan import PlannedFile, SetupPlan, read_text
@@ -61,21 +67,6 @@ EVENTS = {
 }
 
 
-def pre_tool_matcher() -> str:
-    """Every tool but Qwen's read-only ones (a JavaScript regular expression)."""
-    from paw_tui.core.policy.catalogue import READ_ONLY, catalogue
-
-    names = sorted(e.name for e in catalogue().for_client(NAME) if e.kind == READ_ONLY)
-    return "^(?!(" + "|".join(names) + ")$).*"
-
-
-def post_tool_matcher() -> str:
-    from paw_tui.core.policy.catalogue import FILE, PATCH, SHELL, catalogue
-
-    names = sorted(e.name for e in catalogue().for_client(NAME) if e.kind in (FILE, PATCH, SHELL))
-    return "^(" + "|".join(names) + ")$"
-
-
 def qwen_hooks() -> dict[str, dict[str, object]]:
     """Our matcher group per Qwen hook event (``Stop`` ends the session, as ``SessionEnd``)."""
     entries: dict[str, dict[str, object]] = {}
@@ -87,9 +78,9 @@ def qwen_hooks() -> dict[str, dict[str, object]]:
         }
         group: dict[str, object] = {"hooks": [handler]}
         if kind == hj.PRE_TOOL:
-            group = {"matcher": pre_tool_matcher(), **group}
+            group = {"matcher": pre_tool_matcher(NAME), **group}
         elif kind == hj.POST_TOOL:
-            group = {"matcher": post_tool_matcher(), **group}
+            group = {"matcher": post_tool_matcher(NAME), **group}
         entries[event] = group
     return entries
 
