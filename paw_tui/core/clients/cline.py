@@ -54,8 +54,10 @@ FAILED_GATE = (
 
 def hook_script(hook: str) -> str:
     """The file Cline runs for ``hook``: the portable command, answered as its event. The
-    PreToolUse file passes on the gate's one answer, or answers a cancel itself (Cline would
-    let the tool run on no answer, or on two)."""
+    PreToolUse file passes on the gate's answer only when the gate exited 0 with one (Cline's
+    adapter answers every decision, denies too, with exit 0; an exit 2 is the command's
+    fallback or a gate that failed), and otherwise answers a cancel itself: Cline lets the
+    tool run on no answer, on two, and on one it cannot read."""
     command = hj.hook_command(NAME, HOOKS[hook])
     head = (
         "#!/bin/sh\n"
@@ -72,7 +74,7 @@ def hook_script(hook: str) -> str:
         + "# Cline runs the tool on any hook failure: without one answer from the gate, refuse.\n"
         + f"out=$( {command} )\n"
         + "s=$?\n"
-        + 'if [ -n "$out" ] && { [ "$s" = 0 ] || [ "$s" = 2 ]; }; then\n'
+        + 'if [ -n "$out" ] && [ "$s" = 0 ]; then\n'
         + "  printf '%s\\n' \"$out\"\n"
         + "else\n"
         + f"  printf '%s\\n' '{cancel}'\n"
