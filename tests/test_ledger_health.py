@@ -98,8 +98,8 @@ def test_doctor_and_verify_do_not_call_an_intact_ledger_ok_when_it_cannot_be_app
     assert intact.startswith(f"The ledger {ledger_path(root)} is intact: 1 record")
     assert but.startswith("But: The audit ledger cannot be appended: its lock")
     after = run_cli("doctor", cwd=root)
-    rows = [line.split(None, 2) for line in after.out.splitlines()]
-    assert ["ok", "ledger", "it can be appended now"] in rows
+    cells = [line.split(None, 2) for line in after.out.splitlines()]
+    assert ["ok", "ledger", "it can be appended now"] in cells
 
 
 def test_verify_json_carries_the_append_health(root: Path, run_cli: RunCli) -> None:

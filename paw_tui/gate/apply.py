@@ -69,6 +69,15 @@ def apply(state: WorkspaceState, facts: Facts, verdict: Verdict) -> Decision:
         record_mutations(state, event, facts.kind)
         return Decision(True, context=context)
     assert action == ANSWER
+    return _answer(state, facts, verdict, session)
+
+
+def _answer(
+    state: WorkspaceState, facts: Facts, verdict: Verdict, session: Session | None
+) -> Decision:
+    """A PreToolUse decision: its record first, then what the allowed call brings along
+    (the shell's watch, execution instructions, a first call's briefing)."""
+    event = facts.event
     watched = (
         verdict.allow
         and event.kind == PRE_TOOL
@@ -99,6 +108,7 @@ def apply(state: WorkspaceState, facts: Facts, verdict: Verdict) -> Decision:
         context = _guidance(state, facts, session)
     elif verdict.allow and event.kind == PRE_TOOL and facts.kind == tools.SHELL:
         _confine_without_intent(state, event)
+    context = _with_briefing(state, facts, context)
     return Decision(verdict.allow, verdict.reason, verdict.intent_id, context)
 
 
@@ -112,6 +122,37 @@ def _prune(state: WorkspaceState, facts: Facts) -> None:
         import sys
 
         sys.stderr.write(f"paw-tui gate: could not prune old sessions ({error})\n")
+
+
+def _with_briefing(state: WorkspaceState, facts: Facts, context: str | None) -> str | None:
+    """``context``, after the governance section when this is the session's first tool call
+    in a client that can be told only then (``GateEvent.briefed_by_first_call``)."""
+    briefing = _first_call_briefing(state, facts)
+    if not briefing:
+        return context
+    return f"{briefing}\n\n{context}" if context else briefing
+
+
+def _first_call_briefing(state: WorkspaceState, facts: Facts) -> str | None:
+    """The governance section for a session's first tool call (the session's record starts
+    here, so the next call knows it was given); None for every later call."""
+    from paw_tui.core.handshake import sessions as sessions_store
+
+    event = facts.event
+    if not (event.briefed_by_first_call and event.kind == PRE_TOOL and facts.policy.valid):
+        return None
+    if facts.session is not None or sessions_store.load_session(state.root, event.session_id):
+        return None
+    ttl = facts.policy.governance.session_ttl
+    _prune(state, facts)  # a new session: the time to sweep out old ones
+    session = sessions_store.touch_session(
+        state.root, event.session_id, facts.now, client=event.client
+    )
+    if facts.held is None:
+        facts.held = sessions_store.held_intents(
+            state.root, facts.now, ttl, besides=event.session_id
+        )
+    return _session_context(state, facts, session)
 
 
 def _watch_shell(state: WorkspaceState, event: GateEvent, intent_id: str) -> None:

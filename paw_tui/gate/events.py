@@ -54,6 +54,7 @@ class GateEvent:
         "source",
         "call_id",
         "command_cwd",
+        "briefed_by_first_call",
     )
 
     def __init__(
@@ -85,6 +86,9 @@ class GateEvent:
         self.call_id: str | None = None
         """The client's id of this tool call (Claude Code's ``tool_use_id``): pairs a
         PreToolUse with its PostToolUse."""
+        self.briefed_by_first_call = False
+        """The client gives the model no context at a session's start or with a prompt (Cline
+        CLI): the answer to a session's first tool call carries the governance section."""
 
     def __repr__(self) -> str:
         return f"GateEvent({self.kind}, client={self.client!r}, session={self.session_id!r}, tool={self.tool!r})"

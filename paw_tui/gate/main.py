@@ -158,6 +158,13 @@ def decide_payload(
             "paw-tui policy: the hook payload is not a JSON object; denying (fail closed)."
         )
     kind = event_override or _hook_event_of(payload)
+    if env.get("COPILOT_CLI") and adapter is claude_code:
+        from paw_tui.gate import copilot_claude
+
+        if copilot_claude.copilot_call(payload, env):
+            if copilot_claude.own_hook_decides(env, payload.get("hook_event_name")):
+                return Answer()  # Copilot's own hook decides this call
+            adapter = _adapter("copilot")
     try:
         marker = agent_marker(env)
         if marker is not None:

@@ -89,4 +89,9 @@ GITHUB_HOOK_EVENTS = {
 
 def github_hook(client: str, kind: str) -> dict[str, object]:
     """paw-tui's entry in ``.github/hooks/paw-tui.json``."""
-    return {"type": "command", "bash": hook_command(client, kind), "timeoutSec": 30}
+    deny = (
+        '{"permissionDecision":"deny","permissionDecisionReason":"%s"}'
+        if (client, kind) == ("copilot", "pre_tool")
+        else None
+    )  # Copilot CLI shows the model a reason only from stdout, the fallback's too
+    return {"type": "command", "bash": hook_command(client, kind, deny), "timeoutSec": 30}

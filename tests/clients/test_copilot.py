@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -167,13 +168,16 @@ def test_a_patch_reported_as_edit_is_checked_file_by_file(root: Path) -> None:
     assert records(root)[-1]["tool"] == "apply_patch"
 
 
-def test_session_start_gives_the_model_the_governance_context(root: Path) -> None:
-    result = copilot("session_start", root, event="session_start")
-    assert result.code == 0
+def test_the_prompt_gives_the_model_the_governance_context_once(root: Path) -> None:
+    """Copilot CLI injects sessionStart's context and userPromptSubmitted's (observed with
+    1.0.102): the mandate goes with the prompt only, or the model reads it twice."""
+    start = copilot("session_start", root, event="session_start")
+    assert start.code == 0 and "additionalContext" not in (start.out or "{}")
+    result = copilot("user_prompt_submitted", root, event="prompt")
     body = result.json
     assert "select_active_intent" in body["additionalContext"]
     assert body["hookSpecificOutput"] == {
-        "hookEventName": "SessionStart",
+        "hookEventName": "UserPromptSubmit",
         "additionalContext": body["additionalContext"],
     }
     assert records(root) == []
@@ -248,7 +252,8 @@ def test_install_creates_the_hooks_file_and_the_server(root: Path, run_cli: RunC
     assert (paw["type"], paw["tools"], paw["command"]) == ("local", ["*"], "sh")
     committed = (root / HOOKS).read_text() + (root / MCP).read_text()
     assert sys.executable not in committed and hook_script_path() not in committed
-    assert "trust" in result.out and "Yes, and remember this folder" in result.out
+    trusted = load(Path(os.environ["HOME"]) / ".copilot" / "config.json")["trustedFolders"]
+    assert trusted == [str(root)] and "trusted folders" in result.out
 
 
 def test_install_twice_changes_nothing(root: Path, run_cli: RunCli) -> None:

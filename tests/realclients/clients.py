@@ -17,6 +17,8 @@ from typing import ClassVar
 from .mock_claude import ClaudeMock
 from .mock_codex import CodexMock
 from .mock_gemini import GeminiMock
+from .mock_openai import MODEL as OPENAI_MODEL
+from .mock_openai import OpenAIMock
 from .mockbase import MockServer
 
 BASE_ENV_KEYS = ("PATH", "LANG", "LC_ALL", "TZ")
@@ -226,8 +228,217 @@ class CodexDriver(Driver):
         return [str(binary), "exec", "--json", "--skip-git-repo-check", *extra_args, prompt]
 
 
+REFUSING_PROXY = "http://127.0.0.1:9"
+"""A proxy on a closed loopback port: whatever a client tries to fetch from the internet
+(update checks, telemetry, npm packages) fails at once, on this machine."""
+
+
+def refusing_proxy_env() -> dict[str, str]:
+    return {
+        name: REFUSING_PROXY
+        for name in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "ALL_PROXY")
+    } | {"npm_config_registry": REFUSING_PROXY + "/", "npm_config_offline": "true"}
+
+
+def shared_cache(name: str) -> Path:
+    """A cache folder shared by every session of one client (Copilot extracts ~235 MB of its
+    package there on first start)."""
+    from .install import cache_root
+
+    path = cache_root() / f".{name}-cache"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@dataclass
+class CopilotDriver(Driver):
+    """``copilot -p`` in BYOK mode (``COPILOT_OFFLINE=true``): no GitHub sign-in, no telemetry."""
+
+    kind: ClassVar[str] = "copilot"
+    mock_class: ClassVar[type[MockServer]] = OpenAIMock
+    model: str = "gpt-4.1"
+
+    def setup(self, home: Path, workspace: Path, mock_url: str, trust: bool) -> None:
+        config = home / ".copilot"
+        config.mkdir(parents=True, exist_ok=True)
+        if trust:
+            data = {"trustedFolders": [str(workspace)]}
+            (config / "config.json").write_text(json.dumps(data, indent=2), encoding="utf-8")
+        # untrusted: whatever is there stays (a test's 'paw-tui install copilot' wrote it)
+
+    def env(self, home: Path, workspace: Path, mock_url: str) -> dict[str, str]:
+        env = base_env(home)
+        env.update(
+            {
+                "COPILOT_PROVIDER_BASE_URL": mock_url + "/v1",
+                "COPILOT_PROVIDER_API_KEY": "dummy",
+                "COPILOT_MODEL": self.model,
+                "COPILOT_OFFLINE": "true",
+                "XDG_CACHE_HOME": str(shared_cache("copilot")),
+            }
+        )
+        return env
+
+    def argv(self, binary: Path, prompt: str, extra_args: list[str]) -> list[str]:
+        return [
+            str(binary),
+            "-p",
+            prompt,
+            "--allow-all-tools",
+            "--output-format",
+            "json",
+            "--no-auto-update",
+            *extra_args,
+        ]
+
+
+@dataclass
+class ClineDriver(Driver):
+    """``cline --json`` against an ``openai-compatible`` provider (the ``providers.json`` that
+    ``cline auth`` would write), with the local session backend (no hub daemon outliving the
+    run)."""
+
+    kind: ClassVar[str] = "cline"
+    mock_class: ClassVar[type[MockServer]] = OpenAIMock
+    model: str = OPENAI_MODEL
+
+    def setup(self, home: Path, workspace: Path, mock_url: str, trust: bool) -> None:
+        """What ``cline auth -p openai-compatible -k dummy -m MODEL -b URL`` writes (11 s of
+        start-up spared per session)."""
+        settings = home / ".cline" / "data" / "settings"
+        settings.mkdir(parents=True, exist_ok=True)
+        provider = {
+            "provider": "openai-compatible",
+            "apiKey": "dummy",
+            "model": self.model,
+            "baseUrl": mock_url + "/v1",
+        }
+        data = {
+            "version": 1,
+            "lastUsedProvider": "openai-compatible",
+            "modes": {},
+            "providers": {
+                "openai-compatible": {
+                    "settings": provider,
+                    "updatedAt": "2026-11-27T00:00:00.000Z",
+                    "tokenSource": "manual",
+                }
+            },
+        }
+        (settings / "providers.json").write_text(json.dumps(data, indent=2), encoding="utf-8")
+
+    def env(self, home: Path, workspace: Path, mock_url: str) -> dict[str, str]:
+        env = base_env(home)
+        env.update(
+            {
+                "CLINE_SESSION_BACKEND_MODE": "local",
+                "CLINE_NO_AUTO_UPDATE": "1",
+                **refusing_proxy_env(),
+            }
+        )
+        return env
+
+    def argv(self, binary: Path, prompt: str, extra_args: list[str]) -> list[str]:
+        return [str(binary), "--json", *extra_args, prompt]
+
+
+@dataclass
+class OpencodeDriver(Driver):
+    """``opencode run --format json`` with a ``mock`` provider in the user's opencode.json."""
+
+    kind: ClassVar[str] = "opencode"
+    mock_class: ClassVar[type[MockServer]] = OpenAIMock
+    model: str = OPENAI_MODEL
+
+    def setup(self, home: Path, workspace: Path, mock_url: str, trust: bool) -> None:
+        config = home / ".config" / "opencode"
+        config.mkdir(parents=True, exist_ok=True)
+        data = {
+            "$schema": "https://opencode.ai/config.json",
+            "autoupdate": False,
+            "share": "disabled",
+            "provider": {
+                "mock": {
+                    "npm": "@ai-sdk/openai-compatible",
+                    "name": "mock",
+                    "options": {"baseURL": mock_url + "/v1", "apiKey": "dummy"},
+                    "models": {self.model: {"name": self.model, "tool_call": True}},
+                }
+            },
+            "model": f"mock/{self.model}",
+        }
+        (config / "opencode.json").write_text(json.dumps(data, indent=2), encoding="utf-8")
+
+    def env(self, home: Path, workspace: Path, mock_url: str) -> dict[str, str]:
+        env = base_env(home)
+        env.update(
+            {
+                "OPENCODE_DISABLE_MODELS_FETCH": "1",
+                "OPENCODE_DISABLE_AUTOUPDATE": "1",
+                "OPENCODE_DISABLE_SHARE": "1",
+                "XDG_CONFIG_HOME": str(home / ".config"),
+                "XDG_DATA_HOME": str(home / ".local" / "share"),
+                "XDG_CACHE_HOME": str(home / ".cache"),
+                "XDG_STATE_HOME": str(home / ".local" / "state"),
+                **refusing_proxy_env(),
+            }
+        )
+        return env
+
+    def argv(self, binary: Path, prompt: str, extra_args: list[str]) -> list[str]:
+        return [str(binary), "run", "--format", "json", *extra_args, prompt]
+
+
+@dataclass
+class QwenDriver(Driver):
+    """``qwen --output-format stream-json --approval-mode yolo`` with the OpenAI variables;
+    usage statistics, telemetry, auto-update and the background memory agent off."""
+
+    kind: ClassVar[str] = "qwen"
+    mock_class: ClassVar[type[MockServer]] = OpenAIMock
+    approval_mode: str = "yolo"
+    model: str = OPENAI_MODEL
+
+    def setup(self, home: Path, workspace: Path, mock_url: str, trust: bool) -> None:
+        qwen = home / ".qwen"
+        qwen.mkdir(parents=True, exist_ok=True)
+        settings = {
+            "privacy": {"usageStatisticsEnabled": False},
+            "telemetry": {"enabled": False},
+            "general": {"enableAutoUpdate": False},
+            "memory": {"enableManagedAutoMemory": False},
+        }
+        (qwen / "settings.json").write_text(json.dumps(settings, indent=2), encoding="utf-8")
+
+    def env(self, home: Path, workspace: Path, mock_url: str) -> dict[str, str]:
+        env = base_env(home)
+        env.update(
+            {
+                "OPENAI_BASE_URL": mock_url + "/v1",
+                "OPENAI_API_KEY": "dummy",
+                "OPENAI_MODEL": self.model,
+            }
+        )
+        return env
+
+    def argv(self, binary: Path, prompt: str, extra_args: list[str]) -> list[str]:
+        return [
+            str(binary),
+            "--output-format",
+            "stream-json",
+            "--approval-mode",
+            self.approval_mode,
+            *extra_args,
+            prompt,
+        ]
+
+
 DRIVERS: dict[str, type[Driver]] = {
     "claude": ClaudeDriver,
     "gemini": GeminiDriver,
     "codex": CodexDriver,
+    "copilot": CopilotDriver,
+    "cline": ClineDriver,
+    "opencode": OpencodeDriver,
+    "qwen": QwenDriver,
 }

@@ -9,7 +9,10 @@ import pytest
 from .install import CLIENTS, ClientSpec, ensure_client
 from .probes import Probes
 
-CLIENT_KEYS = list(CLIENTS)
+PROBED_KINDS = ("claude", "gemini", "codex")
+"""The clients the probe harness's own tests (``test_harness.py``) run: their hooks speak the
+probe's protocols. Every pinned client runs the inventory (``any_client``)."""
+CLIENT_KEYS = [key for key, spec in CLIENTS.items() if spec.kind in PROBED_KINDS]
 
 
 @pytest.fixture
@@ -33,7 +36,15 @@ def probes(tmp_path: Path) -> Probes:
 
 @pytest.fixture(params=CLIENT_KEYS)
 def client(request: pytest.FixtureRequest) -> ClientSpec:
-    """Each pinned client version in turn, installed (skips without node/npm)."""
+    """Each pinned client version the probes speak to, installed (skips without node/npm)."""
+    spec = CLIENTS[str(request.param)]
+    ensure_client(spec.key)
+    return spec
+
+
+@pytest.fixture(params=list(CLIENTS))
+def any_client(request: pytest.FixtureRequest) -> ClientSpec:
+    """Every pinned client version, installed (skips without node/npm)."""
     spec = CLIENTS[str(request.param)]
     ensure_client(spec.key)
     return spec

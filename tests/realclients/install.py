@@ -33,7 +33,7 @@ class ClientSpec:
     """One pinned client release: its npm package, version and the binary it installs."""
 
     key: str  # "claude-code@2.1.330": the id used by tests and observed_tools.json
-    kind: str  # "claude" | "gemini" | "codex"
+    kind: str  # "claude" | "gemini" | "codex" | "copilot" | "cline" | "opencode" | "qwen"
     package: str
     version: str
     bin_name: str
@@ -54,6 +54,10 @@ CLIENTS: dict[str, ClientSpec] = {
         ),
         ClientSpec("gemini-cli@0.61.0", "gemini", "@google/gemini-cli", "0.61.0", "gemini"),
         ClientSpec("codex@0.169.0", "codex", "@openai/codex", "0.169.0", "codex"),
+        ClientSpec("copilot@1.0.102", "copilot", "@github/copilot", "1.0.102", "copilot"),
+        ClientSpec("cline@3.0.65", "cline", "cline", "3.0.65", "cline"),
+        ClientSpec("opencode@1.18.33", "opencode", "opencode-ai", "1.18.33", "opencode"),
+        ClientSpec("qwen-code@0.24.4", "qwen", "@qwen-code/qwen-code", "0.24.4", "qwen"),
     )
 }
 

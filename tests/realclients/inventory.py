@@ -22,10 +22,17 @@ from typing import Any
 from .install import CLIENTS
 from .probes import MCP_SERVER, Probes, wire
 from .script import Text
-from .session import run_session
+from .session import SessionResult, run_session
 
 OBSERVED = Path(__file__).resolve().parent / "observed_tools.json"
-PROBE_PREFIXES = (f"mcp__{MCP_SERVER}__", f"mcp_{MCP_SERVER}_", f"mcp__{MCP_SERVER}")
+PROBE_PREFIXES = (
+    f"mcp__{MCP_SERVER}__",
+    f"mcp_{MCP_SERVER}_",
+    f"mcp__{MCP_SERVER}",
+    f"{MCP_SERVER}-",  # Copilot CLI
+    f"{MCP_SERVER}__",  # Cline
+    f"{MCP_SERVER}_",  # opencode
+)
 
 Inventory = dict[str, list[dict[str, Any]]]
 
@@ -34,19 +41,32 @@ def _is_probe_tool(name: str) -> bool:
     return name.startswith(PROBE_PREFIXES)
 
 
-def observe(key: str, workdir: Path | None = None) -> list[dict[str, Any]]:
-    """Run client ``key`` once and return its tool inventory (see the module docstring)."""
+def observe_session(
+    key: str, workdir: Path | None = None, *, trace_network: bool = False
+) -> SessionResult:
+    """Run client ``key`` once in a workspace wired like a paw-tui project (one turn)."""
     base = Path(workdir) if workdir is not None else Path(tempfile.mkdtemp(prefix="paw-inv-"))
     workspace = base / "ws"
     workspace.mkdir(parents=True, exist_ok=True)
     spec = CLIENTS[key]
     probes = Probes(base / "probe-logs")
-    wire(spec.kind, workspace, probes)
+    wire(spec.kind, workspace, probes, home=base / "home")
     result = run_session(
-        key, workspace, "Say done.", [Text("done")], home=base / "home", timeout=90
+        key,
+        workspace,
+        "Say done.",
+        [Text("done")],
+        home=base / "home",
+        timeout=90,
+        trace_network=trace_network,
     )
     if not result.ok:
         raise RuntimeError(f"inventory session failed\n{result.describe()}")
+    return result
+
+
+def inventory_of(result: SessionResult) -> list[dict[str, Any]]:
+    """The tool inventory of a session's first request (see the module docstring)."""
     first = result.first_request()
     offered = first.tool_names()
     deferred = first.deferred_tools()
@@ -61,6 +81,11 @@ def observe(key: str, workdir: Path | None = None) -> list[dict[str, Any]]:
         if name not in offered and not _is_probe_tool(name)
     ]
     return entries
+
+
+def observe(key: str, workdir: Path | None = None) -> list[dict[str, Any]]:
+    """Run client ``key`` once and return its tool inventory."""
+    return inventory_of(observe_session(key, workdir))
 
 
 def observe_all(keys: list[str] | None = None) -> Inventory:

@@ -226,8 +226,33 @@ def wire_codex(
         (workspace / ".codex" / "config.toml").write_text(toml, encoding="utf-8")
 
 
-def wire(kind: str, workspace: Path, probes: Probes, mcp: bool = True) -> None:
-    """``wire_claude`` / ``wire_gemini`` / ``wire_codex`` by client kind, default events."""
-    {"claude": wire_claude, "gemini": wire_gemini, "codex": wire_codex}[kind](
-        workspace, probes, mcp=mcp
-    )
+def wire_mcp_only(kind: str, workspace: Path, probes: Probes, home: Path) -> None:
+    """The probe MCP server where Copilot CLI, Cline, opencode or Qwen Code reads it (their
+    hooks do not speak the probe hook's protocols): enough for the tool inventory."""
+    server = probes.mcp_server()
+    if kind == "copilot":
+        entry = {"type": "local", **server, "tools": ["*"]}
+        _write_json(workspace / ".github" / "mcp.json", {"mcpServers": {MCP_SERVER: entry}})
+    elif kind == "cline":
+        settings = home / ".cline" / "data" / "settings" / "cline_mcp_settings.json"
+        entry = {"type": "stdio", **server, "disabled": False}
+        _write_json(settings, {"mcpServers": {MCP_SERVER: entry}})
+    elif kind == "opencode":
+        entry = {"type": "local", "command": [server["command"], *server["args"]], "enabled": True}
+        _write_json(workspace / "opencode.json", {"mcp": {MCP_SERVER: entry}})
+    elif kind == "qwen":
+        _write_json(workspace / ".qwen" / "settings.json", {"mcpServers": {MCP_SERVER: server}})
+    else:
+        raise ValueError(kind)
+
+
+def wire(
+    kind: str, workspace: Path, probes: Probes, mcp: bool = True, home: Path | None = None
+) -> None:
+    """``wire_claude`` / ``wire_gemini`` / ``wire_codex`` by client kind, default events; the
+    other clients get the probe MCP server only (:func:`wire_mcp_only`, into ``home``)."""
+    wirings = {"claude": wire_claude, "gemini": wire_gemini, "codex": wire_codex}
+    if kind in wirings:
+        wirings[kind](workspace, probes, mcp=mcp)
+    elif mcp:
+        wire_mcp_only(kind, workspace, probes, home or workspace.parent / "home")

@@ -77,7 +77,7 @@ class SessionResult:
     def session_id(self) -> str | None:
         """The client's session id, from its JSON output."""
         for event in self.events:
-            for key in ("session_id", "thread_id"):
+            for key in ("session_id", "thread_id", "sessionID", "sessionId", "taskId"):
                 if isinstance(event.get(key), str):
                     return str(event[key])
         return None

@@ -85,4 +85,8 @@ def test_pinned_versions() -> None:
         "claude-code@2.1.197": "@anthropic-ai/claude-code@2.1.197",
         "gemini-cli@0.61.0": "@google/gemini-cli@0.61.0",
         "codex@0.169.0": "@openai/codex@0.169.0",
+        "copilot@1.0.102": "@github/copilot@1.0.102",
+        "cline@3.0.65": "cline@3.0.65",
+        "opencode@1.18.33": "opencode-ai@1.18.33",
+        "qwen-code@0.24.4": "@qwen-code/qwen-code@0.24.4",
     }

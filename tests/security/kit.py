@@ -104,6 +104,11 @@ MARKER_VARIABLES = (
     "CODEX_CI",
     "BASH_ENV",
     "PAW_CONFINED",
+    "COPILOT_CLI",
+    "COPILOT_PROJECT_DIR",
+    "COPILOT_AGENT_SESSION_ID",
+    "QWEN_CODE",
+    "OPENCODE",
 )
 
 GOVERNANCE = "# project governance (human-owned)\nintent_sharing: deny\n"

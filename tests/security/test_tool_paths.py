@@ -156,6 +156,17 @@ PROTECTED_FILES = [
     ".windsurf/hooks.json",
     ".clinerules/hooks/pre.sh",
     ".kiro/hooks/x.kiro.hook",
+    # issue 19: opencode runs every .opencode/plugin/*.js inside itself and npm-installs what
+    # .opencode/package.json names; Qwen Code runs .qwen/settings.json's hooks
+    ".opencode/plugin/paw-tui.js",
+    ".opencode/plugins/other.ts",
+    ".opencode/package.json",
+    ".opencode/paw-tui.hook",
+    "opencode.json",
+    "opencode.jsonc",
+    ".qwen/settings.json",
+    ".qwen/.env",
+    ".github/mcp.json",
 ]
 
 

@@ -33,9 +33,10 @@ COMMAND_FIELDS = ("command", "bash", "powershell", "linux", "osx", "windows")
 """Where a client's hook entry keeps its command (Copilot ``bash``, VS Code per-OS fields)."""
 
 
-def hook_command(client: str, event: str) -> str:
-    """The portable hook command for ``client``, answering as ``event`` (see the module doc)."""
-    base = commands.portable_hook_command(client)
+def hook_command(client: str, event: str, stdout_deny: str | None = None) -> str:
+    """The portable hook command for ``client``, answering as ``event`` (see the module doc;
+    ``stdout_deny``: :func:`~paw_tui.core.clients.commands.portable_hook_command`)."""
+    base = commands.portable_hook_command(client, stdout_deny)
     marker = f"gate --client {client};"
     if marker not in base:  # pragma: no cover - guards a change of the shared command's form
         raise RuntimeError(f"the portable hook command no longer ends its arguments: {base!r}")
@@ -247,11 +248,14 @@ def reach_row(check: str, environ: Mapping[str, str] | None = None) -> Row:
     )
 
 
-def claude_hooks_row(check: str, root: str, client_title: str) -> Row | None:
+def claude_hooks_row(
+    check: str, root: str, client_title: str, steps_aside: bool = False
+) -> Row | None:
     """A warning when the repository's Claude Code settings hold paw-tui's gate: this client
     also runs the hooks in ``.claude/settings.json`` (Cursor's Third-Party Imports, Copilot
     CLI and VS Code read it), so each call is decided twice, once by the Claude Code adapter,
-    which may not read this client's payloads."""
+    which may not read this client's payloads. ``steps_aside``: the Claude Code hook
+    recognises this client and leaves the decision to its own hook (Copilot CLI)."""
     data, _problem = read_config(os.path.join(root, ".claude", "settings.json"))
     hooks = data.get("hooks") if data else None
     if not isinstance(hooks, dict):
@@ -260,6 +264,13 @@ def claude_hooks_row(check: str, root: str, client_title: str) -> Row | None:
         for entry in entries if isinstance(entries, list) else []:
             handlers = entry.get("hooks") if isinstance(entry, dict) else None
             if isinstance(handlers, list) and any(is_ours(h) for h in handlers):
+                if steps_aside:
+                    return (
+                        OK,
+                        check,
+                        f"{client_title} also runs .claude/settings.json's gate hooks; they step "
+                        f"aside for {client_title}'s own, so each call is decided once",
+                    )
                 return (
                     WARN,
                     check,
@@ -269,9 +280,11 @@ def claude_hooks_row(check: str, root: str, client_title: str) -> Row | None:
     return None
 
 
-def reach_rows(check: str, root: str, mcp_rel: str, key: str, client_title: str) -> list[Row]:
+def reach_rows(
+    check: str, root: str, mcp_rel: str, key: str, client_title: str, steps_aside: bool = False
+) -> list[Row]:
     """The rows every client's doctor ends with: the paw server in its MCP configuration,
     whether the committed command finds paw-tui here, and Claude Code's hooks run twice."""
     rows = [server_row(check, root, mcp_rel, key), reach_row(check)]
-    cross = claude_hooks_row(check, root, client_title)
+    cross = claude_hooks_row(check, root, client_title, steps_aside)
     return [*rows, cross] if cross else rows

@@ -8,6 +8,7 @@
 - ``.claude/settings.local.json`` (this machine): ``env.PAW_TUI_HOOK`` (this installation's
   hook script), the shell's ``BASH_ENV`` where the kernel offers Landlock, and the approval of
   the ``paw`` server (``enabledMcpjsonServers``), which the person gives by running install.
+- ``.claude/.gitignore`` (committed): ignores ``settings.local.json``, this machine's paths.
 - the hook script, in the user state directory.
 
 Entries of ours are recognised by their command and replaced in place; everything else stays.
@@ -19,6 +20,7 @@ import os
 
 from paw_tui.core.clients import commands
 from paw_tui.core.clients.claude_local import LOCAL_SETTINGS, paw_server_declined
+from paw_tui.core.clients.ignore import ignore_plan
 from paw_tui.core.clients.plan import PlannedFile, SetupPlan, json_file
 from paw_tui.core.errors import ValidationError
 from paw_tui.core.support.regular_file import read_regular_text
@@ -28,6 +30,8 @@ SETTINGS = os.path.join(".claude", "settings.json")
 MCP_CONFIG = ".mcp.json"
 HOOK_TIMEOUT = 10
 POST_TOOL_MATCHER = "Write|Edit|MultiEdit|NotebookEdit|Bash|PowerShell"
+LOCAL_FILES = ("/settings.local.json",)
+"""What ``.claude/.gitignore`` keeps out of commits."""
 EVENTS = ("PreToolUse", "PostToolUse", "SessionStart", "UserPromptSubmit", "SessionEnd")
 
 
@@ -181,6 +185,7 @@ def plan(root: str) -> SetupPlan:
     declined = paw_server_declined(root)
     env = machine_environment(root)
     result.files.append(json_file(local, lambda d: merge_local(d, env, local)))
+    result.files.append(ignore_plan(root, ".claude", LOCAL_FILES, NAME))
     script = commands.hook_script_path()
     current = _read(script)
     result.files.append(PlannedFile(script, current, commands.hook_script_text(), 0o755))

@@ -1,20 +1,24 @@
 """``paw-tui install cline``: hook files in ``.clinerules/hooks/`` and the ``paw`` MCP server.
 
-- ``.clinerules/hooks/<Hook>`` (committed): Cline finds hooks by file name, one executable file
-  per hook (``TaskStart``, ``TaskResume``, ``UserPromptSubmit``, ``PreToolUse``,
-  ``PostToolUse``, ``SessionShutdown``), in the VS Code extension and in Cline's SDK runtime
-  alike. Each is a small ``sh`` script running the portable hook command. A file of that name
-  that is not paw-tui's is never overwritten: Cline runs one file per hook name, so the two
-  must be combined by hand (the install stops, naming the file).
+- ``.clinerules/hooks/<Hook>`` (committed): Cline finds hooks by file name, one file per hook,
+  and reads its ``#!`` line itself: ``PreToolUse``, ``PostToolUse``, ``UserPromptSubmit``,
+  ``TaskComplete`` and ``TaskCancel`` (a run's end: the session is released) and
+  ``SessionShutdown`` (an aborted run's). Not ``TaskStart``: Cline runs it detached and drops
+  its answer, and the governance section reaches the model with the first tool call's answer
+  instead. Each is a small ``sh`` script running the portable hook command. A file of that
+  name that is not paw-tui's is never overwritten: Cline runs one file per hook name, so the
+  two must be combined by hand (the install stops, naming the file).
 - ``~/.cline/data/settings/cline_mcp_settings.json`` (this machine; ``CLINE_MCP_SETTINGS_PATH``
   or ``CLINE_DATA_DIR`` move it, as they move it for Cline): the ``paw`` server, its tools
-  auto-approved. Cline keeps no per-project MCP configuration.
+  auto-approved. Cline keeps no per-project MCP configuration; it starts the server in the
+  workspace, where it finds the workspace.
 - the hook script, in the user state directory.
 
-Only ``cancel: true`` on stdout blocks in Cline: a hook that exits non-zero, crashes or times out
-lets the tool run. So the PreToolUse file, unlike the other clients' commands, prints a cancel
-itself when the gate could not answer (paw-tui missing, a crash).
-Source: docs.cline.bot/customization/hooks; cline/cline ``apps/vscode/src/core/hooks/`` and
+Every failure of a Cline hook fails open (observed with Cline CLI 3.0.65: exit codes are
+ignored, and a crash, no JSON, two JSON objects or a timeout let the tool run), so the
+``PreToolUse`` file passes on the gate's one answer only when there is one, and otherwise
+answers itself with ``cancel: true`` (the call cannot be read, so only ending the run is sure).
+Source for the rest: docs.cline.bot/customization/hooks; cline/cline
 ``sdk/packages/shared/src/storage/paths.ts`` (21cb8d2).
 """
 
@@ -32,21 +36,28 @@ NAME = "cline"
 TITLE = "Cline"
 HOOKS_DIR = os.path.join(".clinerules", "hooks")
 HOOKS = {
-    "TaskStart": hj.SESSION_START,
-    "TaskResume": hj.SESSION_START,
     "UserPromptSubmit": hj.PROMPT,
     "PreToolUse": hj.PRE_TOOL,
     "PostToolUse": hj.POST_TOOL,
+    "TaskComplete": hj.SESSION_END,
+    "TaskCancel": hj.SESSION_END,
     "SessionShutdown": hj.SESSION_END,
 }
 """Cline's hook file name -> the event the gate answers it as."""
 MCP_SETTINGS = "cline_mcp_settings.json"
-FAILED_GATE = "paw-tui policy: the paw-tui gate could not answer (exit %s); denying (fail closed)."
+FAILED_GATE = (
+    "paw-tui policy: the paw-tui gate could not answer here; denying (fail closed). Install "
+    "paw-tui and run: paw-tui install cline (in this repository)."
+)
+"""Said by the PreToolUse file itself; no quote in it (it stands in a quoted shell word)."""
 
 
 def hook_script(hook: str) -> str:
     """The file Cline runs for ``hook``: the portable command, answered as its event. The
-    PreToolUse file turns any exit but 0 into a cancel (Cline would let the tool run)."""
+    PreToolUse file passes on the gate's answer only when the gate exited 0 with one (Cline's
+    adapter answers every decision, denies too, with exit 0; an exit 2 is the command's
+    fallback or a gate that failed), and otherwise answers a cancel itself: Cline lets the
+    tool run on no answer, on two, and on one it cannot read."""
     command = hj.hook_command(NAME, HOOKS[hook])
     head = (
         "#!/bin/sh\n"
@@ -55,12 +66,19 @@ def hook_script(hook: str) -> str:
     )
     if HOOKS[hook] != hj.PRE_TOOL:
         return head + command + "\n"
-    cancel = json.dumps({"cancel": True, "errorMessage": FAILED_GATE})
+    cancel = json.dumps(
+        {"cancel": True, "contextModification": FAILED_GATE, "errorMessage": FAILED_GATE}
+    )
     return (
         head
-        + f"( {command} )\n"
+        + "# Cline runs the tool on any hook failure: without one answer from the gate, refuse.\n"
+        + f"out=$( {command} )\n"
         + "s=$?\n"
-        + f'[ "$s" = 0 ] || printf \'{cancel}\\n\' "$s"\n'
+        + 'if [ -n "$out" ] && [ "$s" = 0 ]; then\n'
+        + "  printf '%s\\n' \"$out\"\n"
+        + "else\n"
+        + f"  printf '%s\\n' '{cancel}'\n"
+        + "fi\n"
         + "exit 0\n"
     )
 
@@ -113,21 +131,22 @@ def plan(root: str) -> SetupPlan:
     )
     result.files.append(hj.hook_script_file())
     result.steps += [
-        "Turn hooks on in Cline: Settings > Feature Settings > 'Enable Hooks' (VS Code), or "
-        "'-s hooks_enabled=true' for the CLI; the Hooks tab then lists the files in "
-        ".clinerules/hooks/, each with its own switch: leave them on.",
-        "In Cline's MCP Servers panel, check that the 'paw' server is connected (restart it "
-        "there if Cline was open during the install); the agent selects an intent through "
-        "it, and every change is denied until it does.",
+        "Cline CLI runs the files in .clinerules/hooks/ with no switch and no trust step: "
+        "nothing to do. In the VS Code extension, turn hooks on (Settings > Feature Settings "
+        "> 'Enable Hooks'; not tried here) and leave each file's switch on in the Hooks tab.",
+        "In the VS Code extension's MCP Servers panel, check that the 'paw' server is "
+        "connected (restart it if Cline was open during the install); the agent selects an "
+        "intent through it (paw__select_active_intent), and every change is denied until it "
+        "does.",
         hj.reach_step(TITLE),
-        "A denial cancels Cline's task (Cline's hooks cannot refuse one tool call): read the "
-        "reason, then resume the task.",
+        "A denied call of Cline's own tools is refused alone and the model reads why; a "
+        "denied call of another MCP server's tool ends the run (Cline runs an MCP tool "
+        "whatever input a hook gives it): read the reason in Cline's output.",
         "Run 'paw-tui doctor' to check the set-up.",
     ]
     result.notes.append(
-        f"Cline keeps MCP servers per machine ({settings}): the paw server starts outside "
-        "this folder and finds the workspace from its own directory; the gate records the "
-        "selection from the hook either way."
+        f"Cline keeps MCP servers per machine ({settings}); it starts them in the workspace, "
+        "where the paw server finds it."
     )
     hj.add_boundary_note(result.notes, TITLE)
     return result
@@ -156,7 +175,49 @@ def doctor(root: str) -> list[tuple[str, str, str]]:
         rows.append((hj.OK, NAME, f"gate hooks present in {HOOKS_DIR}"))
     rows.append(_server_row())
     rows.append(hj.reach_row(NAME))
+    pre_tool = os.path.join(root, HOOKS_DIR, "PreToolUse")
+    if os.access(pre_tool, os.X_OK):
+        rows.append(canary_row(root, pre_tool))
     return rows
+
+
+def canary_row(root: str, hook: str) -> tuple[str, str, str]:
+    """The PreToolUse file as Cline runs it (its ``#!`` line, Cline's variables) on an
+    ``editor`` write before any selection: one JSON answer that refuses the call."""
+    from paw_tui.core.clients import canary_simple as canary
+
+    def payload(scratch: str) -> dict[str, object]:
+        path = os.path.join(scratch, "canary.txt")
+        return {
+            "hookName": "tool_call",
+            "taskId": canary.SESSION,
+            "workspaceRoots": [scratch],
+            "tool_call": {
+                "id": "canary",
+                "name": "editor",
+                "input": {"path": path, "new_text": "x"},
+            },
+            "preToolUse": {"toolName": "editor", "parameters": {"path": path, "new_text": "x"}},
+        }
+
+    def refused(outcome: canary.Outcome) -> bool:
+        lines = [line for line in outcome.stdout.splitlines() if line.strip()]
+        try:
+            answer = json.loads(lines[0]) if len(lines) == 1 else None
+        except ValueError:
+            answer = None
+        return isinstance(answer, dict) and (
+            answer.get("cancel") is True or answer.get("overrideInput") == {}
+        )
+
+    outcome = canary.run(root, [hook], payload, dict(os.environ))
+    return canary.judge(
+        NAME,
+        "PreToolUse",
+        outcome,
+        refused,
+        "Cline runs a tool on any answer but one JSON object that refuses it",
+    )
 
 
 def _server_row() -> tuple[str, str, str]:

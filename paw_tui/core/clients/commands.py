@@ -108,13 +108,26 @@ def hook_script_text(state_base: str | None = None) -> str:
     )
 
 
-def portable_hook_command(client: str) -> str:
-    """The hook command a committed file holds (see the module docstring)."""
+def fallback_reason(client: str) -> str:
+    """What the portable command says when it denies without the gate (``$s``: its exit)."""
+    return (
+        "paw-tui policy: the paw-tui gate could not run here (exit $s). Install paw-tui and "
+        f"run 'paw-tui install {client}' in this repository; denying (fail closed)."
+    )
+
+
+def portable_hook_command(client: str, stdout_deny: str | None = None) -> str:
+    """The hook command a committed file holds (see the module docstring).
+
+    ``stdout_deny`` (a ``printf`` format whose one ``%s`` is the reason) also writes the
+    fallback's deny on stdout, for a client that shows the model only that (Copilot CLI reads
+    an exit 2's reason from stdout, never from stderr)."""
+    reason = fallback_reason(client)
+    also = f"printf '{stdout_deny}\\n' \"{reason}\"; " if stdout_deny else ""
     return (
         f'"${{{HOOK_ENV}:-paw-tui}}" gate --client {client}; s=$?; '
         '[ "$s" = 0 ] || [ "$s" = 2 ] || { '
-        'echo "paw-tui policy: the paw-tui gate could not run here (exit $s). Install paw-tui '
-        f"and run 'paw-tui install {client}' in this repository; denying (fail closed).\" >&2; "
+        f'echo "{reason}" >&2; {also}'
         "s=2; }; exit $s"
     )
 

@@ -4,12 +4,22 @@
   from the default branch): version 1, the portable hook command per camelCase event
   (``sessionStart``, ``userPromptSubmitted``, ``preToolUse``, ``postToolUse``,
   ``sessionEnd``), each with ``--event``: the camelCase payloads do not say which event they
-  are. No matcher: every tool reaches the gate. A command ``preToolUse`` hook fails closed on a
-  crash and on any exit but 0, and open on a timeout, hence the generous ``timeoutSec``.
+  are. No matcher: every tool reaches the gate. Copilot CLI 1.0.102 blocks a ``preToolUse`` on
+  any exit but 0 and runs the tool on a timeout (hence the generous ``timeoutSec``) or non-JSON
+  output with exit 0; it shows the model a deny's reason only from stdout (``hook exited with
+  code 2`` otherwise), so the command's fail-closed fallback writes its deny JSON there too.
 - ``.github/mcp.json`` (committed; the project MCP file Copilot CLI reads, microsoft/apm#2047
   citing the CLI command reference's "MCP server loading priority"): the ``paw`` server with
   ``tools: ["*"]`` (Copilot CLI's server entries list the tools they expose).
+- ``~/.copilot/config.json`` (``$COPILOT_HOME``; this machine): the folder among
+  ``trustedFolders``: Copilot CLI silently skips a repository's hooks and MCP servers in an
+  untrusted folder. Installing is the person's decision to trust it; Copilot rewrites the file
+  itself (its ``//`` comments are not kept).
 - the hook script, in the user state directory.
+
+Copilot CLI also runs the hooks of ``.claude/settings.json``: with ``install claude-code`` too,
+the Claude Code hook steps aside for Copilot's own (:mod:`paw_tui.gate.copilot_claude`), so a
+call is decided once, as Copilot's.
 
 VS Code reads ``.github/hooks/*.json`` too, in this very format (``preToolUse`` becomes its
 ``PreToolUse``), and answers its own payloads through the same command: the file is shared
@@ -41,10 +51,33 @@ SHARED_WITH = "vscode"
 """The other client whose install writes the same hooks file; its entries answer both."""
 
 
+STDOUT_DENY = '{"permissionDecision":"deny","permissionDecisionReason":"%s"}'
+"""The fallback's deny on stdout (a ``printf`` format), where Copilot CLI reads a reason."""
+CONFIG_DIR_ENV = "COPILOT_HOME"
+CONFIG = "config.json"
+
+
 def hook_entry(client: str, kind: str) -> dict[str, object]:
     """One hook: ``bash`` is the field Copilot's cloud agent honours (and VS Code maps to its
     Linux and macOS command)."""
-    return {"type": "command", "bash": hj.hook_command(client, kind), "timeoutSec": HOOK_TIMEOUT}
+    deny = STDOUT_DENY if client == NAME and kind == hj.PRE_TOOL else None
+    command = hj.hook_command(client, kind, deny)
+    return {"type": "command", "bash": command, "timeoutSec": HOOK_TIMEOUT}
+
+
+def config_path(environ: dict[str, str] | None = None) -> str:
+    """Copilot CLI's own state file on this machine (its trusted folders)."""
+    env = os.environ if environ is None else environ
+    home = env.get(CONFIG_DIR_ENV, "").strip() or os.path.join(os.path.expanduser("~"), ".copilot")
+    return os.path.join(home, CONFIG)
+
+
+def merge_trust(data: dict[str, object], root: str, path: str) -> dict[str, object]:
+    folders = data.get("trustedFolders", [])
+    if not isinstance(folders, list):
+        raise ValidationError(f"'trustedFolders' in {path} is not a list; nothing was changed.")
+    folder = os.path.abspath(root)
+    return data if folder in folders else {**data, "trustedFolders": [*folders, folder]}
 
 
 def merge_hooks_file(data: dict[str, object], path: str, client: str) -> dict[str, object]:
@@ -62,7 +95,7 @@ def merge_hooks_file(data: dict[str, object], path: str, client: str) -> dict[st
         entries[event] = hook_entry(client, kind)
         if client == NAME and isinstance(hooks, dict):
             for entry in hj.gate_entries(hooks, event):
-                if hj.command_of(entry) == hj.hook_command(SHARED_WITH, kind):
+                if hj.command_of(entry) == hook_entry(SHARED_WITH, kind)["bash"]:
                     entries[event] = entry
                     break
     return {"version": 1, **hj.merge_event_hooks(data, entries, path)}
@@ -87,13 +120,15 @@ def plan(root: str) -> SetupPlan:
     mcp = os.path.join(root, MCP_CONFIG)
     server = hj.paw_server(type="local", tools=["*"])
     result.files.append(hj.json_plan(mcp, lambda d: hj.merge_server(d, "mcpServers", server, mcp)))
+    config = config_path()
+    result.files.append(
+        hj.json_plan(config, lambda d: merge_trust(d, root, config), allow_comments=True)
+    )
     result.files.append(hj.hook_script_file())
     result.steps += [
-        "Start Copilot CLI in this folder and answer its folder-trust question with 'Yes, and "
-        "remember this folder for future sessions': repository hooks and MCP servers load "
-        "only in a trusted folder. '/hooks' should "
-        f"list {HOOKS}, and '/mcp show' the paw server (if it does not, add it with '/mcp "
-        f"add' using the command in {MCP_CONFIG}).",
+        f"This folder is now among Copilot CLI's trusted folders ({config}): repository hooks "
+        "and MCP servers load only in a trusted folder, and an untrusted one is skipped "
+        f"silently. '/hooks' should list {HOOKS}, and '/mcp show' the paw server.",
         "When Copilot asks to run a paw tool (select_active_intent, paw_get_context), allow "
         "it for the session: the agent selects an intent through it, and every change is "
         "denied until it does.",
@@ -132,7 +167,7 @@ def installed(root: str, client: str) -> bool:
     """Whether the shared hooks file holds ``client``'s entries."""
     data, _problem = hj.read_config(os.path.join(root, HOOKS))
     hooks = data.get("hooks") if data else None
-    wanted = hj.hook_command(client, hj.PRE_TOOL)
+    wanted = hook_entry(client, hj.PRE_TOOL)["bash"]
     return any(hj.command_of(e) == wanted for e in hj.gate_entries(hooks, "preToolUse"))
 
 
@@ -143,4 +178,56 @@ def doctor(root: str) -> list[tuple[str, str, str]]:
     rows, present = hooks_rows(root, NAME, TITLE, optional)
     if not present:
         return rows
-    return rows + hj.reach_rows(NAME, root, MCP_CONFIG, "mcpServers", "Copilot CLI")
+    rows += hj.reach_rows(NAME, root, MCP_CONFIG, "mcpServers", "Copilot CLI", steps_aside=True)
+    rows.append(trust_row(root))
+    data, _problem = hj.read_config(os.path.join(root, HOOKS))
+    for entry in hj.gate_entries(data.get("hooks") if data else None, "preToolUse")[:1]:
+        rows.append(canary_row(root, str(hj.command_of(entry))))
+    return rows
+
+
+def trust_row(root: str) -> tuple[str, str, str]:
+    config = config_path()
+    data, _problem = hj.read_config(config)
+    folders = data.get("trustedFolders") if data else None
+    folder = os.path.realpath(root)
+    trusted = isinstance(folders, list) and any(
+        isinstance(f, str) and (folder + os.sep).startswith(os.path.join(os.path.realpath(f), ""))
+        for f in folders
+    )
+    if trusted:
+        return (hj.OK, NAME, f"this folder is trusted in {config}")
+    return (
+        hj.FAIL,
+        NAME,
+        f"this folder is not among trustedFolders in {config}: Copilot CLI skips its hooks and "
+        "MCP servers silently (run 'paw-tui install copilot' again, or answer Copilot's "
+        "trust question with 'Yes, and remember this folder')",
+    )
+
+
+def canary_row(root: str, command: str) -> tuple[str, str, str]:
+    """The preToolUse command as Copilot CLI runs it (``bash -c``, the hook's variables) on a
+    ``create`` before any selection."""
+    from paw_tui.core.clients import canary_simple as canary
+
+    def payload(scratch: str) -> dict[str, object]:
+        path = os.path.join(scratch, "canary.txt")
+        return {
+            "sessionId": canary.SESSION,
+            "timestamp": 0,
+            "cwd": scratch,
+            "toolName": "create",
+            "toolArgs": {"path": path, "file_text": "x"},
+        }
+
+    env = dict(os.environ, COPILOT_CLI="1", COPILOT_PROJECT_DIR=root)
+    outcome = canary.run(root, ["bash", "-c", command], payload, env)
+    return canary.judge(
+        NAME,
+        "preToolUse",
+        outcome,
+        lambda o: o.code == 2 and '"permissionDecision": "deny"' in o.stdout.replace('":"', '": "'),
+        "Copilot runs a tool on a timeout or non-JSON output with exit 0, and shows the model "
+        "no reason without the deny JSON on stdout",
+    )

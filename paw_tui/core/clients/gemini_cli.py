@@ -58,9 +58,10 @@ ENV_HEADER = (
 )
 
 
-def hook_command(event: str) -> str:
-    """The portable hook command in a form Gemini's settings expansion leaves intact."""
-    command = hj.hook_command(NAME, event)
+def hook_command(event: str, client: str = NAME) -> str:
+    """The portable hook command in a form Gemini's settings expansion leaves intact (Qwen
+    Code, its fork, expands ``$NAME`` and ``${NAME}`` the same way)."""
+    command = hj.hook_command(client, event)
     head = f'"${{{commands.HOOK_ENV}:-paw-tui}}"'
     if not command.startswith(head) or "s=$?;" not in command or "s=2;" not in command:
         raise RuntimeError(f"the portable hook command changed its form: {command!r}")
@@ -75,20 +76,22 @@ def hook_command(event: str) -> str:
     return command
 
 
-def pre_tool_matcher() -> str:
-    """Every tool but the ones the catalogue knows read-only for Gemini CLI (a JavaScript
-    regular expression: look-ahead works); MCP and unknown tools reach the gate."""
+def pre_tool_matcher(client: str = NAME) -> str:
+    """Every tool but the ones the catalogue knows read-only for ``client`` (a JavaScript
+    regular expression, as Gemini CLI and Qwen Code read it: look-ahead works); MCP and
+    unknown tools reach the gate."""
     from paw_tui.core.policy.catalogue import READ_ONLY, catalogue
 
-    names = sorted(e.name for e in catalogue().for_client(NAME) if e.kind == READ_ONLY)
+    names = sorted(e.name for e in catalogue().for_client(client) if e.kind == READ_ONLY)
     return "^(?!(" + "|".join(names) + ")$).*"
 
 
-def post_tool_matcher() -> str:
+def post_tool_matcher(client: str = NAME) -> str:
     """The tools that write files or run commands: their results are recorded."""
     from paw_tui.core.policy.catalogue import FILE, PATCH, SHELL, catalogue
 
-    names = sorted(e.name for e in catalogue().for_client(NAME) if e.kind in (FILE, PATCH, SHELL))
+    kinds = (FILE, PATCH, SHELL)
+    names = sorted(e.name for e in catalogue().for_client(client) if e.kind in kinds)
     return "^(" + "|".join(names) + ")$"
 
 
@@ -145,7 +148,7 @@ def _assigned(line: str) -> str | None:
     return name if eq and name and not name.startswith("#") else None
 
 
-def merge_env_text(text: str | None, env: dict[str, str]) -> str:
+def merge_env_text(text: str | None, env: dict[str, str], header: str = ENV_HEADER) -> str:
     """``text`` (a dotenv file) with ``env`` set: our variables replaced where they are,
     missing ones added after a comment saying whose they are, every other line kept."""
     lines = (text or "").splitlines()
@@ -161,22 +164,19 @@ def merge_env_text(text: str | None, env: dict[str, str]) -> str:
         out.append(line)
     missing = [name for name in env if name not in written]
     if missing:
-        if ENV_HEADER not in out:
+        if header not in out:
             if out and out[-1].strip():
                 out.append("")
-            out.append(ENV_HEADER)
+            out.append(header)
         out += [env_line(name, env[name]) for name in missing]
     return "\n".join(out) + "\n"
 
 
-def merge_gitignore(text: str | None) -> str:
+def merge_gitignore(text: str | None, client: str = NAME) -> str:
     """``.gemini/.gitignore`` ignoring ``.env`` (this machine's paths), the rest kept."""
-    lines = (text or "").splitlines()
-    if any(line.strip() in (".env", "/.env") for line in lines):
-        return text if text is not None and text.endswith("\n") else "\n".join(lines) + "\n"
-    if not lines:
-        lines = ["# .env holds this machine's paths (written by 'paw-tui install gemini-cli')"]
-    return "\n".join([*lines, "/.env"]) + "\n"
+    from paw_tui.core.clients.ignore import merge_ignore
+
+    return merge_ignore(text, ("/.env",), client)
 
 
 def shadowed_env_file(root: str, environ: Mapping[str, str] | None = None) -> str | None:

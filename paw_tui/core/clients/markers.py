@@ -4,7 +4,10 @@ The agent clients set variables in the environment of the shell commands their a
 (observed with the real binaries; ``reference/clients-observed.md``): Claude Code
 ``CLAUDECODE=1``, ``CLAUDE_CODE_SESSION_ID`` and ``AI_AGENT=claude-code_<version>_agent``; Gemini
 CLI ``GEMINI_CLI=1``; Codex ``CODEX_SESSION_ID``, ``CODEX_THREAD_ID``, ``CODEX_CI=1``,
-``CODEX_TOOL_CALL_ID``. Gemini's and Codex's hooks run without them; Claude Code's hooks keep
+``CODEX_TOOL_CALL_ID``; Copilot CLI ``COPILOT_AGENT_SESSION_ID`` (its hooks get only
+``COPILOT_CLI=1``, which its shell has too); Qwen Code ``QWEN_CODE=1`` (its hooks get
+``QWEN_CODE_SESSION_ID`` but not that); opencode ``OPENCODE=1`` (its plugin passes the gate an
+environment without it). Gemini's and Codex's hooks run without them; Claude Code's hooks keep
 ``CLAUDECODE=1`` but get ``AI_AGENT=claude-code_<version>_harness``, which is what tells them
 apart from its Bash tool (seen with the real 2.1.330 binary).
 
@@ -23,7 +26,7 @@ if TYPE_CHECKING:
 
 MARKERS = (
     "CLAUDECODE", "CLAUDE_CODE_SESSION_ID", "GEMINI_CLI", "CODEX_SESSION_ID", "CODEX_THREAD_ID",
-    "CODEX_CI", "CODEX_TOOL_CALL_ID",
+    "CODEX_CI", "CODEX_TOOL_CALL_ID", "COPILOT_AGENT_SESSION_ID", "QWEN_CODE", "OPENCODE",
 )  # fmt: skip
 
 

@@ -52,9 +52,11 @@ CLIENTS: dict[str, ClientInfo] = {
         ClientInfo("gemini-cli", "Gemini CLI", "gemini_cli", REAL_BINARY, "gemini_doctor"),
         ClientInfo("codex", "Codex CLI", "codex", REAL_BINARY),
         ClientInfo("cursor", "Cursor", "cursor", DOCUMENTED),
-        ClientInfo("copilot", "GitHub Copilot (CLI and cloud agent)", "copilot", DOCUMENTED),
+        ClientInfo("copilot", "GitHub Copilot (CLI and cloud agent)", "copilot", REAL_BINARY),
         ClientInfo("vscode", "VS Code agent mode", "vscode", DOCUMENTED),
-        ClientInfo("cline", "Cline", "cline", DOCUMENTED),
+        ClientInfo("cline", "Cline", "cline", REAL_BINARY),
+        ClientInfo("opencode", "opencode", "opencode", REAL_BINARY),
+        ClientInfo("qwen-code", "Qwen Code", "qwen_code", REAL_BINARY),
         ClientInfo("windsurf", "Windsurf", "windsurf", DOCUMENTED),
         ClientInfo("kiro", "Kiro", "kiro", DOCUMENTED),
     )

@@ -19,6 +19,12 @@ HINTS = {
     ),
     "gemini-cli": "Your client names it mcp_paw_select_active_intent.",
     "copilot": "Your client names it paw-select_active_intent.",
+    "cline": "Your client names it paw__select_active_intent.",
+    "opencode": "Your client names it paw_select_active_intent.",
+    "qwen-code": (
+        'Load it with tool_search (query "select:mcp__paw__select_active_intent"), then call '
+        "it through tool_call."
+    ),
     "vscode": (
         "Your client names it mcp_paw_select_active_intent; if it is not among your tools, ask "
         "the person to start and trust the paw server (MCP: List Servers)."

@@ -41,6 +41,8 @@ ADAPTERS: dict[str, str] = {
     "cline": "cline",
     "windsurf": "windsurf",
     "kiro": "kiro",
+    "qwen-code": "qwen_code",
+    "opencode": "opencode",
 }
 """``--client`` name -> module under ``paw_tui.gate.clients``."""
 

@@ -15,11 +15,23 @@ on, and its tools ``editor``, ``apply_patch``, ``run_commands`` and ``<server>__
 tools; the classic tools are ``write_to_file``, ``replace_in_file``, ``execute_command`` and
 ``use_mcp_tool`` (``server_name``, ``tool_name``, ``arguments`` as JSON text).
 
-Out: the *last* JSON object on stdout, ``{"cancel", "contextModification", "errorMessage"}``.
-Only ``cancel: true`` blocks: a non-zero exit, a crash or a timeout lets the tool run, so a deny
-is that JSON with exit 0 (exit 2 would add nothing). A cancel stops the task, not only the tool
-call: the person resumes it. ``contextModification`` (at most 50 KB) reaches the model on the
-next request.
+Out: one JSON object on stdout (Cline CLI 3.0.65 runs the tool when it finds two, or none,
+or when the hook crashes, exits non-zero or times out: every failure fails open, so the
+installed hook files answer for the gate when it cannot). What the real binary honours
+(``reference/clients-observed.md`` Part 2):
+
+- ``cancel: true`` blocks the call **and ends the whole run** (the model never hears why);
+- ``overrideInput`` (the tool's input, replaced) with ``contextModification`` (a
+  ``<hook_context>`` message after the tool's result) refuses one call and keeps the session:
+  a built-in tool given ``{}`` fails its own validation and the model reads the reason. An
+  MCP tool, though, runs with the replaced input. So a deny is that per-call refusal for the
+  catalogue's file, shell and patch tools and for paw-tui's own MCP tools (whose hooked server
+  only validates), and ``cancel: true`` for anything else, which ``{}`` might not stop.
+
+TaskStart's output is dropped (the hook runs detached) and UserPromptSubmit does not fire for
+the CLI's prompt, so the governance section reaches the model with the answer to the
+session's first tool call. A completed run fires ``TaskComplete`` (``agent_end``), an aborted
+one ``SessionShutdown``: both release the session (a sub-agent's end does not).
 """
 
 from __future__ import annotations
@@ -53,22 +65,23 @@ EVENT_NAMES = {
     "tool_call": PRE_TOOL,
     "PostToolUse": POST_TOOL,
     "tool_result": POST_TOOL,
-    "TaskStart": SESSION_START,
-    "agent_start": SESSION_START,
-    "TaskResume": SESSION_START,
-    "agent_resume": SESSION_START,
     "UserPromptSubmit": PROMPT,
     "prompt_submit": PROMPT,
     "SessionShutdown": SESSION_END,
     "session_shutdown": SESSION_END,
+    "TaskComplete": SESSION_END,
+    "agent_end": SESSION_END,
+    "TaskCancel": SESSION_END,
+    "agent_abort": SESSION_END,
 }
-RESUMED = frozenset({"TaskResume", "agent_resume"})
+ENDS = frozenset({"TaskComplete", "agent_end", "TaskCancel", "agent_abort"})
+"""Ends of a task: a sub-agent's (``parent_agent_id`` set) are not the session's."""
 IGNORED_EVENTS = frozenset(
     {
-        "TaskComplete",
-        "agent_end",
-        "TaskCancel",
-        "agent_abort",
+        "TaskStart",
+        "agent_start",
+        "TaskResume",
+        "agent_resume",
         "TaskError",
         "agent_error",
         "PreCompact",
@@ -101,17 +114,20 @@ def parse(payload: dict[str, object], event_override: str | None = None) -> Gate
     if found is None:
         return None
     name, kind = found
+    if name in ENDS and payload.get("parent_agent_id"):
+        return None  # a sub-agent ended, not the task
     session_id = _common.text(payload, "taskId")
     cwd = checked_cwd(payload) or _common.first_root(payload, "workspaceRoots")
     event = GateEvent(kind, NAME, session_id, cwd=cwd)
     if kind in (PRE_TOOL, POST_TOOL):
+        event.briefed_by_first_call = kind == PRE_TOOL
         return _read_tool_call(payload, event)
     if kind == PROMPT:
         section = payload.get("userPromptSubmit")
         prompt = section.get("prompt") if isinstance(section, dict) else None
         event.prompt = prompt if isinstance(prompt, str) else None
     elif kind == SESSION_START:
-        event.source = "resume" if name in RESUMED else "startup"
+        event.source = "startup"
     return event
 
 
@@ -190,8 +206,12 @@ def _quote(word: str) -> str:
     return "'" + word.replace("'", "'\"'\"'") + "'"
 
 
-def _answer(cancel: bool, context: str | None = None, error: str | None = None) -> Answer:
+def _answer(
+    cancel: bool, context: str | None = None, error: str | None = None, refuse: bool = False
+) -> Answer:
     body: dict[str, object] = {"cancel": cancel}
+    if refuse:
+        body["overrideInput"] = {}
     if context:
         body["contextModification"] = _common.clip(context, MAX_CONTEXT, "Cline")
     if error:
@@ -200,14 +220,32 @@ def _answer(cancel: bool, context: str | None = None, error: str | None = None) 
 
 
 def deny(reason: str) -> Answer:
-    """``cancel: true`` (the only answer Cline honours), the reason for the person
-    (``errorMessage``) and for the model when the task resumes (``contextModification``)."""
+    """``cancel: true``: the call cannot be read, so nothing says an empty input would stop
+    it; the reason for the person (``errorMessage``) and the model (``contextModification``)."""
     return _answer(True, reason, reason)
+
+
+def refusable(tool: str | None) -> bool:
+    """Whether an empty input stops the call: Cline's own file, shell and patch tools fail
+    their validation with ``{}``; paw-tui's own MCP tools only validate (hooked server)."""
+    from paw_tui.core.handshake.names import named
+    from paw_tui.core.policy.catalogue import FILE, PATCH, SHELL, catalogue
+
+    if tool is None:
+        return False
+    if tool.startswith(_common.MCP_PREFIX):
+        return any(named(tool, own) for own in _common.PAW_TOOLS)
+    entry = catalogue().get(tool)
+    return entry is not None and NAME in entry.clients and entry.kind in (FILE, PATCH, SHELL)
 
 
 def render(event: GateEvent, decision: Decision) -> Answer:
     if event.kind == PRE_TOOL and not decision.allow:
-        return deny(decision.reason or DEFAULT_DENY_REASON)
+        reason = decision.reason or DEFAULT_DENY_REASON
+        told = f"{reason}\n\n{decision.context}" if decision.context else reason
+        if refusable(event.tool):
+            return _answer(False, told, refuse=True)
+        return _answer(True, told, reason)
     answer = _answer(False, decision.context)
     if decision.notice:
         answer.stderr = _common.reason_line(decision.notice)  # shown in Cline's hook output

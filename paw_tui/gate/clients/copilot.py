@@ -20,14 +20,16 @@ sends its own PascalCase payloads to the same command, so whichever client name 
 carries, the adapter reads both dialects, and an event in the camelCase dialect, which only
 Copilot sends, is recorded as Copilot's.
 
-Answers: a deny is exit 2 with the reason on stderr (Copilot: "exit 2 always denies" a
-preToolUse; VS Code: exit 2 is the blocking error shown to the model, and its JSON deny with
-exit 0 was reported not to block, microsoft/vscode-docs#9675), with one JSON object on stdout
-holding Copilot's ``permissionDecision`` and VS Code's ``hookSpecificOutput``. An allow prints
-nothing (a ``permissionDecision: "allow"`` would skip the person's own approval prompts).
-Context goes in both ``additionalContext`` (Copilot) and ``hookSpecificOutput.additionalContext``
-(VS Code); the note for the person in ``systemMessage`` (VS Code shows it). Copilot drops the
-output of ``userPromptSubmitted`` command hooks; nothing here ever blocks a prompt.
+Answers: a deny is exit 2 with one JSON object on stdout holding Copilot's
+``permissionDecision`` (Copilot CLI 1.0.102 shows the model ``Denied by preToolUse hook:
+<reason>`` from it, and only ``hook exited with code 2`` from stderr) and VS Code's
+``hookSpecificOutput`` (which Copilot honours only in a PascalCase file), the reason on stderr
+too. An allow prints nothing (a ``permissionDecision: "allow"`` would skip the person's own
+approval prompts). Context goes in both ``additionalContext`` (Copilot) and
+``hookSpecificOutput.additionalContext`` (VS Code); the note for the person in
+``systemMessage`` (VS Code shows it). Copilot CLI injects both sessionStart's context (a user
+message of its own) and userPromptSubmitted's (in the prompt): its sessionStart says nothing to
+the model, or the mandate would arrive twice. Nothing here ever blocks a prompt.
 """
 
 from __future__ import annotations
@@ -221,6 +223,8 @@ def render(event: GateEvent, decision: Decision) -> Answer:
         if not decision.allow:
             return deny(decision.reason or DEFAULT_DENY_REASON)
         return _context(PRE_TOOL, decision.context)
+    if event.kind == SESSION_START and event.client == NAME:
+        return _context(event.kind, None, decision.notice)  # the prompt's context follows
     if event.kind in (SESSION_START, PROMPT, POST_TOOL):
         return _context(event.kind, decision.context, decision.notice)
     return Answer()

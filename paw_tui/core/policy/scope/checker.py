@@ -8,7 +8,7 @@ protected:``), then matches the intent's compiled ``owned_scope``
 
 from __future__ import annotations
 
-from paw_tui.core.policy.scope.protect import builtin_protection
+from paw_tui.core.policy.scope.protect import builtin_protection, may_be_protected
 from paw_tui.core.workspace.paths import real_root, resolve_path
 
 TYPE_CHECKING = False
@@ -318,12 +318,7 @@ def _plain_check(checker: ScopeChecker) -> Callable[..., ScopeDecision]:
     def check_relative(
         relative: str, *, subtree: bool = False, directory: bool = False, contents: bool = False
     ) -> ScopeDecision:
-        if (
-            not (subtree or directory or contents)
-            and relative[:1] != "."  # every built-in protected name starts with a dot,
-            and "/." not in relative
-            and relative  # and the root ("") is protected too
-        ):
+        if not (subtree or directory or contents) and not may_be_protected(relative):
             index = match(relative)[1]
             return _decision(
                 ScopeDecision, (unowned if index is None else verdicts[index]) + (relative,)

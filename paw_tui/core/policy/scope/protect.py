@@ -15,16 +15,19 @@ BUILTIN_PROTECTED = (".orchestration/**", ".paw/instructions/**", ".git/**")
 """The first three rules (kept by name: messages and ``paw-tui check`` show them)."""
 PROTECTED_TREES = (
     ".orchestration", ".paw/instructions", ".paw/tools", ".git", ".codex", ".github/hooks",
-    ".clinerules/hooks", ".cline/hooks", ".kiro/hooks",
+    ".clinerules/hooks", ".cline/hooks", ".kiro/hooks", ".opencode",
 )  # fmt: skip
 """Directories no agent writes anything under (root-relative)."""
 PROTECTED_FILES = (
     ".claude/settings.json", ".claude/settings.local.json", ".mcp.json", ".gemini/settings.json",
     ".gemini/.env", ".cursor/hooks.json", ".cursor/mcp.json", ".vscode/mcp.json",
-    ".github/mcp.json", ".windsurf/hooks.json", ".kiro/settings/mcp.json",
+    ".github/mcp.json", ".windsurf/hooks.json", ".kiro/settings/mcp.json", "opencode.json",
+    "opencode.jsonc", ".qwen/settings.json", ".qwen/.env",
 )  # fmt: skip
 """Files no agent writes: every supported client's hook and MCP configuration (``.gemini/.env``
-can set ``BASH_ENV`` for Gemini CLI's shell)."""
+can set ``BASH_ENV`` for Gemini CLI's shell, ``.qwen/.env`` names the hook script). opencode's
+whole ``.opencode/`` is a tree: its plugins are code run inside opencode, its ``package.json``
+is installed from, and ``paw-tui.hook`` names what the plugin runs."""
 NESTED_GIT_RULE = "**/.git/**"
 ROOT_RULE = "the workspace root itself"
 WORKFLOW_ARTIFACTS = ".paw/work"
@@ -46,6 +49,17 @@ def _folded_parts(path: str) -> tuple[str, ...]:
 
 _TREES = tuple((_folded_parts(tree), tree + "/**") for tree in PROTECTED_TREES)
 _FILES = tuple((_folded_parts(name), name) for name in PROTECTED_FILES)
+_UNDOTTED = frozenset(_fold_name(name) for name in PROTECTED_FILES if not name.startswith("."))
+"""Protected files at the root whose names start without a dot (``opencode.json``)."""
+
+
+def may_be_protected(relative: str) -> bool:
+    """False for a non-empty root-relative path no built-in rule can cover: no component starts
+    with a dot (every protected name does, but the root's ``opencode.json``), so callers skip
+    the rules for most paths."""
+    return (
+        not relative or relative[0] == "." or "/." in relative or _fold_name(relative) in _UNDOTTED
+    )
 
 
 def builtin_protection(relative: str, *, subtree: bool = False) -> str | None:
@@ -59,8 +73,8 @@ def builtin_protection(relative: str, *, subtree: bool = False) -> str | None:
     """
     if not relative:
         return ROOT_RULE
-    if relative[0] != "." and "/." not in relative:
-        return None  # every protected name starts with a dot
+    if not may_be_protected(relative):
+        return None
     parts = _folded_parts(relative)
     for tree, rule in _TREES:
         if parts[: len(tree)] == tree or (subtree and tree[: len(parts)] == parts):

@@ -1,0 +1,244 @@
+"""``paw-tui install opencode``: paw-tui's plugin and the MCP server, in the repository.
+
+opencode (observed with 1.18.33, ``reference/clients-observed.md`` Part 2) has no command hooks
+and no folder trust: it loads every ``.opencode/plugin/*.js`` and the project's
+``opencode.json`` at start, found from the start directory up to the git worktree.
+
+- ``.opencode/plugin/paw-tui.js`` (committed): the plugin (``templates/opencode/``) asking the
+  gate about every call that is not read-only for opencode (the catalogue's list, written into
+  it) and throwing to refuse; the governance section in the system prompt of each turn
+  (``experimental.chat.system.transform``, from the answer to the turn's ``chat.message``);
+  results recorded (``tool.execute.after``); the session released when opencode exits
+  (``dispose``) or deletes it. It fails closed on its own: opencode drops a plugin that throws
+  while loading, waits for a hook forever and runs a tool whenever the plugin lets it.
+- ``opencode.json`` (committed): ``mcp.paw``, the portable MCP command.
+- ``.opencode/paw-tui.hook`` (this machine): the path of this machine's hook script, one line,
+  which the plugin and the MCP command run unless ``PAW_TUI_HOOK`` is set (opencode keeps no
+  machine-local settings of its own); ``.opencode/.gitignore`` keeps it out of commits, with
+  what opencode itself installs there (``node_modules/``, ``package.json``, its lock files).
+- the hook script, in the user state directory.
+
+A plugin is code inside opencode's process, not a boundary: another plugin runs in the same
+hooks, and the kernel boundary does not reach opencode's shell (no ``BASH_ENV`` from here).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+
+from paw_tui.core.clients import _hooks_json as hj
+from paw_tui.core.clients import canary_simple as canary
+from paw_tui.core.clients import commands
+from paw_tui.core.clients.ignore import ignore_plan, unignored
+from paw_tui.core.clients.plan import PlannedFile, SetupPlan, read_text
+from paw_tui.core.errors import ValidationError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    Row = tuple[str, str, str]
+
+NAME = "opencode"
+TITLE = "opencode"
+FOLDER = ".opencode"
+PLUGIN = os.path.join(FOLDER, "plugin", "paw-tui.js")
+CONFIG = "opencode.json"
+LOCAL_SETTINGS = os.path.join(FOLDER, "paw-tui.hook")
+LOCAL_FILES = (
+    "/paw-tui.hook",
+    "/node_modules/",
+    "/package.json",
+    "/package-lock.json",
+    "/bun.lock",
+)
+"""What ``.opencode/.gitignore`` keeps out of commits: ours and what opencode installs there."""
+TEMPLATE = ("templates", "opencode", "paw-tui.js")
+READ_ONLY_MARK = "/*READ_ONLY*/[]"
+
+
+def plugin_text() -> str:
+    """The plugin as this paw-tui writes it: the template with opencode's read-only tools."""
+    import paw_tui
+    from paw_tui.core.policy.catalogue import READ_ONLY, catalogue
+
+    path = os.path.join(os.path.dirname(os.path.abspath(paw_tui.__file__)), *TEMPLATE)
+    with open(path, encoding="utf-8") as handle:
+        template = handle.read()
+    names = sorted(e.name for e in catalogue().for_client(NAME) if e.kind == READ_ONLY)
+    if READ_ONLY_MARK not in template:  # pragma: no cover - guards an edit of the template
+        raise RuntimeError(f"{path} has lost its {READ_ONLY_MARK} mark")
+    return template.replace(READ_ONLY_MARK, json.dumps(names))
+
+
+def mcp_command() -> list[str]:
+    """The portable MCP command, which also runs the hook script ``.opencode/paw-tui.hook``
+    names (opencode starts MCP servers in the workspace, with its own environment)."""
+    shell, flag, script = commands.portable_mcp_command()
+    fallback = "exec paw-tui mcp --hooked"
+    if not script.endswith(fallback):  # pragma: no cover - guards a change of the shared form
+        raise RuntimeError(f"the portable MCP command changed its form: {script!r}")
+    local = LOCAL_SETTINGS.replace(os.sep, "/")
+    named = f'if [ -r {local} ]; then exec "$(cat {local})" mcp --hooked; fi; '
+    return [shell, flag, script[: -len(fallback)] + named + fallback]
+
+
+def mcp_entry() -> dict[str, object]:
+    return {"type": "local", "command": mcp_command(), "enabled": True}
+
+
+def merge_config(data: dict[str, object], path: str) -> dict[str, object]:
+    merged = dict(data)
+    servers = merged.get("mcp", {})
+    if not isinstance(servers, dict):
+        raise ValidationError(f"'mcp' in {path} is not an object; nothing was changed.")
+    current = servers.get(commands.SERVER_NAME)
+    entry = {**(current if isinstance(current, dict) else {}), **mcp_entry()}
+    merged["mcp"] = {**servers, commands.SERVER_NAME: entry}
+    merged.setdefault("$schema", "https://opencode.ai/config.json")
+    return merged
+
+
+def plugin_file(root: str) -> PlannedFile:
+    path = os.path.join(root, PLUGIN)
+    before = read_text(path)
+    if before is not None and "paw-tui" not in before:
+        raise ValidationError(
+            f"{path} is a plugin that is not paw-tui's: move it aside and install again; "
+            "nothing was changed."
+        )
+    return PlannedFile(path, before, plugin_text())
+
+
+def plan(root: str) -> SetupPlan:
+    result = SetupPlan(NAME)
+    result.files.append(plugin_file(root))
+    config = os.path.join(root, CONFIG)
+    result.files.append(
+        hj.json_plan(config, lambda d: merge_config(d, config), allow_comments=True)
+    )
+    local = os.path.join(root, LOCAL_SETTINGS)
+    result.files.append(PlannedFile(local, read_text(local), commands.hook_script_path() + "\n"))
+    result.files.append(ignore_plan(root, FOLDER, LOCAL_FILES, NAME))
+    result.files.append(hj.hook_script_file())
+    hj.add_boundary_note(result.notes, TITLE)
+    result.notes.append(
+        f"{LOCAL_SETTINGS} names this machine's paw-tui and is ignored by .opencode/.gitignore: "
+        f"commit {PLUGIN}, {CONFIG} and .opencode/.gitignore."
+    )
+    result.steps += [
+        "opencode has no trust step: it loads .opencode/plugin/ and opencode.json of any "
+        "repository it starts in (a clone's plugins run too).",
+        "Start opencode anywhere in this repository. On a teammate's clone without "
+        f"'paw-tui install opencode', the plugin runs ${commands.HOOK_ENV} or the paw-tui on "
+        "the PATH, and refuses every tool call, saying why, where there is neither.",
+        "opencode drops a plugin that fails to load without a word: run 'paw-tui doctor', "
+        "which loads it and checks that it refuses a write without an intent.",
+    ]
+    return result
+
+
+# --- doctor: is the plugin there, current, and does it load and refuse -------------------
+# opencode drops a plugin that fails to load without a word (observed with 1.18.33: a throw at
+# load time is in its log only, a syntax error not even there). So besides the files, the
+# check loads the committed plugin the way opencode's runtime does (an ES module, with node
+# when it is on the PATH) and calls its tool.execute.before on a write before any selection,
+# in a scratch copy of the intents: it must throw the gate's own refusal, not the plugin's
+# "could not run" fallback, and not nothing.
+
+RUNNER = """\
+const module = await import(process.argv[2]);
+const plugin = Object.values(module).find((value) => typeof value === "function");
+const hooks = await plugin({ directory: process.argv[3], worktree: process.argv[3] });
+let thrown = null;
+try {
+  await hooks["tool.execute.before"](
+    { tool: "write", sessionID: "paw-doctor-canary", callID: "canary" },
+    { args: { filePath: "canary.txt", content: "x" } },
+  );
+} catch (error) {
+  thrown = String((error && error.message) || error);
+}
+console.log(JSON.stringify({ thrown }));
+"""
+
+
+def doctor(root: str, environ: Mapping[str, str] | None = None) -> list[Row]:
+    env = dict(os.environ if environ is None else environ)
+    path = os.path.join(root, PLUGIN)
+    try:
+        text = read_text(path)
+    except ValidationError as exc:
+        return [(hj.FAIL, NAME, str(exc))]
+    if text is None:
+        if os.path.exists(os.path.join(root, FOLDER)):
+            return [(hj.WARN, NAME, f"no {PLUGIN}: run 'paw-tui install opencode' to govern it")]
+        return []
+    rows: list[Row] = []
+    if text != plugin_text():
+        rows.append(
+            (
+                hj.WARN,
+                NAME,
+                f"{PLUGIN} is not the one this paw-tui writes: run 'paw-tui install opencode'",
+            )
+        )
+    else:
+        rows.append((hj.OK, NAME, f"{PLUGIN} is paw-tui's current plugin"))
+    rows.append(hj.server_row(NAME, root, CONFIG, "mcp"))
+    hook = _hook(root, env)
+    rows.append(hj.reach_row(NAME, {**env, commands.HOOK_ENV: hook} if hook else env))
+    left = unignored(root, FOLDER, LOCAL_FILES)
+    if left:
+        rows.append((hj.WARN, NAME, f"{FOLDER}/.gitignore does not ignore {', '.join(left)}"))
+    rows.append(load_row(root, path, {**env, commands.HOOK_ENV: hook} if hook else env))
+    return rows
+
+
+def _hook(root: str, env: Mapping[str, str]) -> str | None:
+    """What the plugin runs here: ``PAW_TUI_HOOK``, else the hook script the local file names."""
+    if env.get(commands.HOOK_ENV):
+        return env[commands.HOOK_ENV]
+    try:
+        named = (read_text(os.path.join(root, LOCAL_SETTINGS)) or "").strip()
+    except ValidationError:
+        return None
+    return named or None
+
+
+def load_row(root: str, plugin: str, env: Mapping[str, str]) -> Row:
+    node = shutil.which("node", path=env.get("PATH"))
+    if node is None:
+        return (
+            hj.WARN,
+            NAME,
+            "node is not on the PATH, so the plugin could not be loaded here to check it "
+            "(opencode drops a plugin that fails to load without a word)",
+        )
+    with tempfile.TemporaryDirectory(prefix="paw-doctor-opencode-") as folder:
+        module = os.path.join(folder, "paw-tui.mjs")
+        shutil.copyfile(plugin, module)  # an ES module whatever package.json says
+        runner = os.path.join(folder, "runner.mjs")
+        with open(runner, "w", encoding="utf-8") as handle:
+            handle.write(RUNNER)
+        outcome = canary.run(
+            root, lambda scratch: [node, runner, module, scratch], lambda _scratch: {}, env
+        )
+
+    def refused(outcome: canary.Outcome) -> bool:
+        try:
+            thrown = json.loads(outcome.stdout.strip().splitlines()[-1]).get("thrown")
+        except (ValueError, IndexError, AttributeError):
+            return False
+        return isinstance(thrown, str) and bool(thrown)
+
+    return canary.judge(
+        NAME,
+        "plugin's tool.execute.before",
+        outcome,
+        refused,
+        "a plugin that does not load or throw lets opencode run every tool",
+    )

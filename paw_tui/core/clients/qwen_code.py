@@ -1,0 +1,251 @@
+"""``paw-tui install qwen-code``: hooks and the MCP server in ``.qwen/settings.json``, this
+machine's variables in ``.qwen/.env``.
+
+Qwen Code (a Gemini CLI fork) reads hooks in **Claude Code's** protocol, only from the
+``.qwen/`` of the folder it starts in (observed with 0.24.4, ``reference/clients-observed.md``
+Part 2); Gemini-named events (``BeforeTool``) never run there, without a warning.
+
+- ``.qwen/settings.json`` (committed): the portable hook command on ``PreToolUse`` (every tool
+  but the catalogue's read-only ones), ``PostToolUse`` (file and shell tools), ``SessionStart``,
+  ``UserPromptSubmit``, ``Stop`` (a headless run ends with it: no ``SessionEnd``) and
+  ``SessionEnd``; timeouts in seconds. The ``paw`` MCP server, trusted (no confirmation per
+  call).
+- ``.qwen/.env`` (this machine, ignored by ``.qwen/.gitignore``): ``PAW_TUI_HOOK``; Qwen loads it
+  into its environment, so its hooks, MCP servers and shell tool see it. Not ``BASH_ENV``: Qwen
+  scrubs it (with ``LD_PRELOAD``, ``ZDOTDIR``, ``BASH_FUNC_*``) from every child's environment,
+  so the kernel boundary cannot reach its shell; the command parser and drift detection hold
+  Qwen's shell commands.
+- the hook script, in the user state directory.
+
+Qwen lets a tool run when a hook exits 1, 127 (even with stderr text), times out or prints
+broken JSON: the portable command turns every such exit into a deny. Qwen expands ``$NAME`` and
+``${NAME}`` in settings values, so the command has Gemini's form (only ``$PAW_TUI_HOOK``,
+``$1`` and ``$?``). Folder trust (``security.folderTrust.enabled``) is **off** by default: any
+folder's ``.qwen/settings.json`` hooks and MCP servers run without asking.
+"""
+
+from __future__ import annotations
+
+import os
+
+from paw_tui.core.clients import _hooks_json as hj
+from paw_tui.core.clients import canary_simple as canary
+from paw_tui.core.clients import commands
+from paw_tui.core.clients.claude_code import merge_hooks
+from paw_tui.core.clients.gemini_cli import (
+    hook_command,
+    merge_env_text,
+    post_tool_matcher,
+    pre_tool_matcher,
+    read_env_file,
+)
+from paw_tui.core.clients.gemini_doctor import gemini_expand
+from paw_tui.core.clients.ignore import ignore_plan, unignored
+from paw_tui.core.clients.plan import PlannedFile, SetupPlan, read_text
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    Row = tuple[str, str, str]
+
+NAME = "qwen-code"
+TITLE = "Qwen Code"
+FOLDER = ".qwen"
+SETTINGS = os.path.join(FOLDER, "settings.json")
+ENV_FILE = os.path.join(FOLDER, ".env")
+LOCAL_FILES = ("/.env",)
+"""What ``.qwen/.gitignore`` keeps out of commits."""
+HOOK_TIMEOUT = 30
+"""Seconds; the gate answers well within it (a slow gate is an open gate)."""
+EVENTS = {
+    "PreToolUse": hj.PRE_TOOL,
+    "PostToolUse": hj.POST_TOOL,
+    "SessionStart": hj.SESSION_START,
+    "UserPromptSubmit": hj.PROMPT,
+    "Stop": hj.SESSION_END,
+    "SessionEnd": hj.SESSION_END,
+}
+
+
+def qwen_hooks() -> dict[str, dict[str, object]]:
+    """Our matcher group per Qwen hook event (``Stop`` ends the session, as ``SessionEnd``)."""
+    entries: dict[str, dict[str, object]] = {}
+    for event, kind in EVENTS.items():
+        handler = {
+            "type": "command",
+            "command": hook_command(kind, NAME),
+            "timeout": HOOK_TIMEOUT,
+        }
+        group: dict[str, object] = {"hooks": [handler]}
+        if kind == hj.PRE_TOOL:
+            group = {"matcher": pre_tool_matcher(NAME), **group}
+        elif kind == hj.POST_TOOL:
+            group = {"matcher": post_tool_matcher(NAME), **group}
+        entries[event] = group
+    return entries
+
+
+def merge_settings(data: dict[str, object], path: str) -> dict[str, object]:
+    merged = merge_hooks(data, qwen_hooks(), path)
+    return hj.merge_server(merged, "mcpServers", hj.paw_server(trust=True), path)
+
+
+def trust_step(root: str) -> str:
+    return (
+        "Qwen Code's folder trust (security.folderTrust.enabled) is off by default: every "
+        "folder's .qwen/settings.json hooks and MCP servers run without asking, so a clone's "
+        "hooks run too. If you turn it on, trust this folder (start 'qwen' here and accept, or "
+        f'add "{os.path.abspath(root)}": "TRUST_FOLDER" to ~/.qwen/trustedFolders.json): in an '
+        "untrusted folder Qwen runs no project hooks, and nothing is governed."
+    )
+
+
+def plan(root: str) -> SetupPlan:
+    result = SetupPlan(NAME)
+    settings = os.path.join(root, SETTINGS)
+    result.files.append(
+        hj.json_plan(settings, lambda d: merge_settings(d, settings), allow_comments=True)
+    )
+    env_path = os.path.join(root, ENV_FILE)
+    env_before = read_text(env_path)
+    env = {commands.HOOK_ENV: commands.hook_script_path()}
+    header = f"# paw-tui: this machine's settings for {TITLE} (written by 'paw-tui install {NAME}')"
+    result.files.append(PlannedFile(env_path, env_before, merge_env_text(env_before, env, header)))
+    result.files.append(ignore_plan(root, FOLDER, LOCAL_FILES, NAME))
+    result.files.append(hj.hook_script_file())
+    hj.add_boundary_note(result.notes, TITLE)
+    result.notes.append(
+        ".qwen/.env holds this machine's paths and is ignored by .qwen/.gitignore: commit "
+        ".qwen/settings.json and .qwen/.gitignore, not .qwen/.env."
+    )
+    result.steps += [
+        trust_step(root),
+        "Start Qwen Code from this folder: it reads only the .qwen/ of the folder it starts in. "
+        "The agent reaches select_active_intent through tool_search (Qwen defers MCP tools).",
+        "A headless run ('qwen PROMPT') ends with Stop, which releases the session; in an "
+        "interactive session each turn does, and the agent selects its intent again on the "
+        "next prompt.",
+        "Run 'paw-tui doctor' to check the set-up.",
+    ]
+    return result
+
+
+# --- doctor: would Qwen run tools unseen here ---------------------------------------------
+# Failures: no gate hook on PreToolUse (with only Gemini-named hooks, a Gemini install copied
+# over: Qwen never runs them), hooks switched off (disableAllHooks), folder trust on with this
+# folder untrusted (Qwen then runs no project hook), and a PreToolUse command that does not
+# deny a canary write when run as Qwen runs it (bash -c, .qwen/.env under the environment).
+
+GEMINI_EVENTS = ("BeforeTool", "AfterTool", "BeforeAgent")
+
+
+def doctor(root: str, environ: Mapping[str, str] | None = None) -> list[Row]:
+    env = dict(os.environ if environ is None else environ)
+    if not os.path.isdir(os.path.join(root, FOLDER)):
+        return []
+    data, missing = hj.doctor_config(root, SETTINGS, NAME, TITLE)
+    if data is None:
+        return missing
+    hooks = data.get("hooks")
+    rows = hj.events_rows(
+        NAME,
+        SETTINGS,
+        _claude_shaped(hooks),
+        {"PreToolUse": "Qwen's tool calls"},
+        ("PostToolUse", "UserPromptSubmit", "Stop"),
+    )
+    if any(hj.gate_entries(_claude_shaped(hooks), e) for e in GEMINI_EVENTS):
+        rows.append(
+            (hj.WARN, NAME, f"{SETTINGS} has Gemini-named gate hooks: Qwen Code never runs them")
+        )
+    user = _json(os.path.join(qwen_home(env), "settings.json"))
+    for where, settings in ((SETTINGS, data), ("~/.qwen/settings.json", user)):
+        if settings.get("disableAllHooks") is True:
+            rows.append((hj.FAIL, NAME, f"{where} sets disableAllHooks: tool calls run unseen"))
+    rows.append(hj.server_row(NAME, root, SETTINGS, "mcpServers"))
+    local = {**read_env_file(os.path.join(root, ENV_FILE)), **env}
+    rows.append(hj.reach_row(NAME, local))
+    left = unignored(root, FOLDER, LOCAL_FILES)
+    if left and os.path.exists(os.path.join(root, ENV_FILE)):
+        rows.append((hj.WARN, NAME, f"{FOLDER}/.gitignore does not ignore {', '.join(left)}"))
+    rows.append(trust_row(root, user, env))
+    for handler in _handlers(hooks, "PreToolUse")[:1]:
+        rows.append(canary_row(root, handler, local, env))
+    return rows
+
+
+def _json(path: str) -> dict[str, object]:
+    data, _problem = hj.read_config(path)
+    return data or {}
+
+
+def qwen_home(env: Mapping[str, str]) -> str:
+    return os.path.join(env.get("HOME") or os.path.expanduser("~"), ".qwen")
+
+
+def _claude_shaped(hooks: object) -> dict[str, list[object]]:
+    """``hooks`` with each matcher group's handlers flattened, for the shared event rows."""
+    flat: dict[str, list[object]] = {}
+    for event, groups in hooks.items() if isinstance(hooks, dict) else []:
+        for group in groups if isinstance(groups, list) else []:
+            handlers = group.get("hooks") if isinstance(group, dict) else None
+            flat.setdefault(event, []).extend(handlers if isinstance(handlers, list) else [])
+    return flat
+
+
+def _handlers(hooks: object, event: str) -> list[dict[str, object]]:
+    return hj.gate_entries(_claude_shaped(hooks), event)
+
+
+def trust_row(root: str, user: Mapping[str, object], env: Mapping[str, str]) -> Row:
+    security = user.get("security")
+    trust = security.get("folderTrust") if isinstance(security, dict) else None
+    if not (isinstance(trust, dict) and trust.get("enabled") is True):
+        return (
+            hj.WARN,
+            NAME,
+            "Qwen's folder trust is off (its default): any clone's .qwen/settings.json hooks "
+            "and MCP servers run without asking",
+        )
+    trusted = _json(os.path.join(qwen_home(env), "trustedFolders.json"))
+    folder = os.path.realpath(root)
+    for path, level in trusted.items():
+        inside = folder == os.path.realpath(path) or folder.startswith(
+            os.path.join(os.path.realpath(path), "")
+        )
+        if inside and level in ("TRUST_FOLDER", "TRUST_PARENT"):
+            return (hj.OK, NAME, "this folder is trusted in ~/.qwen/trustedFolders.json")
+    return (
+        hj.FAIL,
+        NAME,
+        "folder trust is on and this folder is not trusted: Qwen runs none of its hooks "
+        f'(add "{folder}": "TRUST_FOLDER" to ~/.qwen/trustedFolders.json)',
+    )
+
+
+def canary_row(
+    root: str, handler: Mapping[str, object], local: Mapping[str, str], launch: Mapping[str, str]
+) -> Row:
+    """The PreToolUse command as Qwen runs it, on a ``write_file`` before any selection."""
+    command = gemini_expand(str(handler.get("command", "")), launch)
+    hook_env = handler.get("env")
+    env = {**local, **(hook_env if isinstance(hook_env, dict) else {})}
+
+    def payload(scratch: str) -> dict[str, object]:
+        return {
+            "session_id": canary.SESSION,
+            "cwd": scratch,
+            "hook_event_name": "PreToolUse",
+            "tool_name": "write_file",
+            "tool_input": {"file_path": os.path.join(scratch, "canary.txt"), "content": "x"},
+        }
+
+    outcome = canary.run(root, ["bash", "-c", command], payload, env)
+    return canary.judge(
+        NAME,
+        "PreToolUse",
+        outcome,
+        canary.claude_denied,
+        "Qwen runs a tool on exit 1 or 127, a timeout or broken JSON",
+    )

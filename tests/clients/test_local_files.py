@@ -1,0 +1,51 @@
+"""Each install keeps the machine-local files it writes out of commits (DESIGN §2, issue 18/19).
+
+In a real git repository, after ``paw-tui install <client>``, ``git status`` lists the files a
+team commits and none of this machine's (paths of this installation). And a second install
+changes nothing.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import RunCli
+
+LOCAL = {
+    "claude-code": ".claude/settings.local.json",
+    "gemini-cli": ".gemini/.env",
+    "qwen-code": ".qwen/.env",
+    "opencode": ".opencode/paw-tui.hook",
+}
+
+
+def _status(root: Path) -> set[str]:
+    done = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=all"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return {line[3:] for line in done.stdout.splitlines()}
+
+
+@pytest.mark.parametrize("client", sorted(LOCAL))
+def test_the_machine_local_file_is_ignored(tmp_path: Path, run_cli: RunCli, client: str) -> None:
+    root = tmp_path / "repo"
+    root.mkdir()
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    result = run_cli("install", client, cwd=root)
+    assert result.code == 0, result.err
+    assert (root / LOCAL[client]).is_file()
+    listed = _status(root)
+    assert LOCAL[client] not in listed, listed
+    for ignored in (".opencode/node_modules/x", ".opencode/package.json", ".opencode/bun.lock"):
+        if client == "opencode":
+            (root / ignored).parent.mkdir(parents=True, exist_ok=True)
+            (root / ignored).write_text("{}")
+            assert ignored not in _status(root)
+    again = run_cli("install", client, cwd=root)
+    assert "created" not in again.out and "updated" not in again.out, again.out

@@ -1,0 +1,113 @@
+"""Qwen Code (issue 19): its payloads (recorded from the real 0.24.4) through the gate, and its
+install. Qwen speaks Claude Code's protocol; what differs is tested here."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from conftest import RunCli
+from gatekit import gate, paw_state_dir, records, root
+
+from paw_tui.core.clients.qwen_code import ENV_FILE, SETTINGS
+
+__all__ = ["paw_state_dir", "root"]
+
+SESSION = "a6f75019-4b3c-4ad9-bc88-3222a5a1e60e"
+
+
+def _payload(root: Path, event: str, **fields: Any) -> dict[str, Any]:
+    """A payload as Qwen Code 0.24.4 sends it (recorded with a probe hook)."""
+    return {
+        "session_id": SESSION,
+        "transcript_path": f"/home/u/.qwen/projects/x/chats/{SESSION}.jsonl",
+        "cwd": str(root),
+        "hook_event_name": event,
+        "timestamp": "2026-11-27T18:25:00.044Z",
+        "permission_mode": "yolo",
+        **fields,
+    }
+
+
+def _write(root: Path, relative: str) -> dict[str, Any]:
+    return _payload(
+        root,
+        "PreToolUse",
+        prompt_id=f"{SESSION}########0",
+        tool_name="write_file",
+        tool_input={"file_path": str(root / relative), "content": "x\n"},
+        tool_use_id="toolu_1795803900043_87ran5srq",
+        tool_call_id="call_mock0001",
+    )
+
+
+def test_a_write_before_selection_is_denied_naming_tool_search(root: Path) -> None:
+    result = gate(_write(root, "src/auth/a.py"), client="qwen-code")
+    assert result.denied
+    assert "tool_search" in (result.reason or "") and "tool_call" in (result.reason or "")
+    assert [r["client"] for r in records(root)] == ["qwen-code"]
+
+
+def test_only_the_persons_prompt_gets_the_governance_section(root: Path) -> None:
+    asked = _payload(root, "UserPromptSubmit", prompt="Do it.", submitted_prompt="Do it.")
+    prompt = gate(asked, client="qwen-code")
+    assert "select_active_intent" in (prompt.context or "")
+    between = gate(_payload(root, "UserPromptSubmit", prompt=""), client="qwen-code")
+    assert (between.code, between.out) == (0, "")
+
+
+def test_session_start_says_nothing_to_the_model(root: Path) -> None:
+    result = gate(_payload(root, "SessionStart", source="startup"), client="qwen-code")
+    assert result.code == 0 and result.context is None
+
+
+def test_stop_releases_the_session_but_a_sub_agents_does_not(root: Path) -> None:
+    select = _payload(
+        root,
+        "PreToolUse",
+        tool_name="mcp__paw__select_active_intent",
+        tool_input={"intent_id": "INT-001"},
+    )
+    assert gate(select, client="qwen-code").code == 0
+    sub = gate(
+        _payload(root, "Stop", agent_id="agent-1", stop_hook_active=False), client="qwen-code"
+    )
+    assert sub.out == "" and records(root)[-1]["event"] == "intent_selected"
+    gate(_payload(root, "Stop", stop_hook_active=False), client="qwen-code")
+    assert records(root)[-1]["event"] == "session_released"
+
+
+def test_the_shell_tools_directory_is_where_the_command_runs(root: Path) -> None:
+    select = _payload(
+        root,
+        "PreToolUse",
+        tool_name="mcp__paw__select_active_intent",
+        tool_input={"intent_id": "INT-001"},
+    )
+    gate(select, client="qwen-code")
+    shell = _payload(
+        root,
+        "PreToolUse",
+        tool_name="run_shell_command",
+        tool_input={"command": "echo x > a.py", "directory": "docs", "description": "d"},
+    )
+    result = gate(shell, client="qwen-code")
+    assert result.denied and "docs/a.py" in (result.reason or ""), result.out
+
+
+def test_install_writes_claude_shaped_hooks_and_the_local_env(root: Path, run_cli: RunCli) -> None:
+    result = run_cli("install", "qwen-code", cwd=root)
+    assert result.code == 0, result.err
+    settings = json.loads((root / SETTINGS).read_text(encoding="utf-8"))
+    assert set(settings["hooks"]) == {
+        "PreToolUse", "PostToolUse", "SessionStart", "UserPromptSubmit", "Stop", "SessionEnd"
+    }  # fmt: skip
+    command = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+    assert "--client qwen-code --event pre_tool" in command and "${" not in command
+    assert "BeforeTool" not in settings["hooks"]
+    assert settings["mcpServers"]["paw"]["trust"] is True
+    assert "PAW_TUI_HOOK=" in (root / ENV_FILE).read_text(encoding="utf-8")
+    assert "folderTrust" in result.out
+    doctor = run_cli("doctor", cwd=root)
+    assert "a write without an intent was denied by the gate (PreToolUse canary)" in doctor.out
