@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from paw_tui.gate.tool_paths import MAX_STRINGS, paths_in
+from paw_tui.gate.tool_paths import MAX_STRINGS, read_input
 
 
 def test_nested_paths_are_found_with_where_they_are(tmp_path: Path) -> None:
@@ -18,7 +18,7 @@ def test_nested_paths_are_found_with_where_they_are(tmp_path: Path) -> None:
         "name": "README.md",  # an existing entry, no separator
         "windows": "C:\\\\x",
     }
-    found = dict((where, path) for path, where in paths_in(value, str(tmp_path)))
+    found = dict((where, path) for path, where in read_input(value, str(tmp_path)).paths)
     assert found == {
         "path": ".orchestration/active_intents.yaml",
         "options.destination": "/etc/passwd",
@@ -41,9 +41,9 @@ def test_nested_paths_are_found_with_where_they_are(tmp_path: Path) -> None:
     ],
 )
 def test_text_that_is_not_a_path(text: str, tmp_path: Path) -> None:
-    assert paths_in({"value": text}, str(tmp_path)) == []
+    assert read_input({"value": text}, str(tmp_path)).paths == []
 
 
 def test_an_input_with_too_many_strings_is_refused() -> None:
     with pytest.raises(ValueError, match=f"more than {MAX_STRINGS} strings"):
-        paths_in(["x"] * (MAX_STRINGS + 1), None)
+        read_input(["x"] * (MAX_STRINGS + 1), None)
