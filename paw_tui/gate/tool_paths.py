@@ -14,7 +14,7 @@ is read by the key it stands under (the names below, in any case, camelCase or s
   not a URL, and absolute, starting with ``~``, holding a ``/`` or ``\\`` and no space, or
   naming an entry that exists in the working directory.
 
-A ``file:`` URL is a path under any key. Prose elsewhere (an issue body, a commit message) is
+A ``file:/`` URL is a path under any key. Prose elsewhere (an issue body, a commit message) is
 left alone; a team quiets a false alarm by classifying the tool in ``governance.yaml:
 tools:``. Catalogued tools say which of their fields hold text, never read at all.
 """
@@ -123,18 +123,18 @@ def key_role(key: str) -> str | None:
 
 
 def file_url_path(text: str) -> str | None:
-    """The path a ``file:`` URL names (``file:///a%20b`` -> ``/a b``), or None."""
-    if not text[:5].lower() == "file:":
+    """The path a ``file:`` URL names (``file:///a%20b`` -> ``/a b``, ``file:/a``), or None
+    (``File: notes`` is prose)."""
+    if text[:6].lower() != "file:/":
         return None
     from urllib.parse import unquote
 
     rest = text[5:]
     if rest.startswith("//"):
-        host, slash, tail = rest[2:].partition("/")
-        rest = "/" + tail if host.lower() in ("", "localhost") else "//" + rest[2:]
-        if not slash and host.lower() in ("", "localhost"):
-            rest = "/"
-    return unquote(rest) or "."
+        host, _, tail = rest[2:].partition("/")
+        # another host's file is a UNC path: outside the workspace, and denied as such
+        rest = "/" + tail if host.lower() in ("", "localhost") else rest
+    return unquote(rest)
 
 
 def looks_like_a_path(text: str, cwd: str | None) -> bool:
@@ -209,7 +209,7 @@ def _at(where: str, key: object) -> str:
 
 
 def _as_path(text: str, cwd: str | None, named: bool) -> str | None:
-    url = file_url_path(text) if text[:5].lower() == "file:" else None
+    url = file_url_path(text) if text[:6].lower() == "file:/" else None
     if url is not None:
         return url
     if named:

@@ -307,7 +307,7 @@ PATH_FIELDS: dict[str, tuple[dict[str, object], str]] = {
         {"resource": "file://__ROOT__/.paw/instructions/New%20Agent-instructions.md"},
         ".paw/instructions/New Agent-instructions.md",
     ),
-    "a file: URL under a key that says nothing": ({"x": "file:.mcp.json"}, ".mcp.json"),
+    "a file: URL under a key that says nothing": ({"x": "file:__ROOT__/.mcp.json"}, ".mcp.json"),
 }
 
 
