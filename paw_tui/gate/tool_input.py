@@ -172,8 +172,3 @@ def _patch_through_shell(event: GateEvent, command: str) -> None:
     if body is not None:
         event.paths += _patch_files(event.tool or "shell", body)
 
-
-def text_fields(tool: str, client: str | None = None) -> frozenset[str]:
-    """Fields of a catalogued tool that hold text, never a path."""
-    entry = catalogue().get(tool, client)
-    return entry.text if entry is not None else frozenset()
