@@ -112,8 +112,9 @@ def _shell_first(
     act = shell_acts.person_act_in(shell.commands)
     if act is not None:
         return _denial(facts, shell_acts.refusal(act), intent_id, shown, touch)
-    if intent is None and refusal is None and shell.read_only:
-        # Looking around before choosing an intent, as the mandate asks: provably read-only.
+    if intent is None and refusal is None and shell.read_only and not facts.targets:
+        # Looking around before choosing an intent, as the mandate asks: provably read-only
+        # (and, for a tool whose input names a command, naming no path to write either).
         logged = facts.policy.governance.log_reads
         return Verdict(
             ANSWER,

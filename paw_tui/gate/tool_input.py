@@ -171,4 +171,3 @@ def _patch_through_shell(event: GateEvent, command: str) -> None:
     body = patch_in_heredoc(command)
     if body is not None:
         event.paths += _patch_files(event.tool or "shell", body)
-

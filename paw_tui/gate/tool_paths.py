@@ -5,7 +5,7 @@ is read by the key it stands under (the names below, in any case, camelCase or s
 
 - under a key that **names a path** (``path``, ``file_path``, ``filePath``, ``destination``,
   ``paths[]``, ...) it is a path, whatever it holds: spaces, no separator, a file that does not
-  exist yet;
+  exist yet; an empty one names the directory the tool runs in;
 - under a key that **names a command** (``command``, ``cmd``, ``script``, ``shell``,
   ``commands[]``, ``argv[]``, a ``program`` with its ``args``) it is a shell command, analysed
   as the Bash tool's are; a key naming a working directory beside it (``cwd``, ``workdir``,
@@ -213,7 +213,7 @@ def _as_path(text: str, cwd: str | None, named: bool) -> str | None:
     if url is not None:
         return url
     if named:
-        return text if text.strip() else None
+        return text or "."  # an empty path is where the tool runs (a server's root, often)
     return text if looks_like_a_path(text, cwd) else None
 
 

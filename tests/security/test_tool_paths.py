@@ -534,3 +534,20 @@ def test_cline_s_commands_are_never_read_as_one_script(wsroot: Path) -> None:
     assert answer["cancel"] is True
     assert answer["errorMessage"].startswith(".git"), answer
     assert PROTECTED in answer["errorMessage"]
+
+
+def test_a_read_only_command_does_not_carry_a_write_before_a_selection(wsroot: Path) -> None:
+    """``ls`` is a look around; the ``output_file`` beside it is a write the look-around rule
+    must not let through before a selection."""
+    payload = mcp_payload(
+        wsroot, "mcp__x__run", {"command": "ls", "output_file": ".git/hooks/pre-commit"}
+    )
+    assert assert_denied(gate(payload)).startswith("You must cite a valid active Intent ID.")
+
+
+def test_an_empty_path_field_is_the_directory_the_tool_runs_in(wsroot: Path) -> None:
+    """``delete_directory {"path": ""}`` is, to many servers, their root: checked as ``.``,
+    which holds the protected files."""
+    selected(wsroot, "INT-006")
+    payload = mcp_payload(wsroot, "mcp__fs__delete_directory", {"path": ""})
+    assert_protected(gate(payload), ".")
