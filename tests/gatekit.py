@@ -90,6 +90,26 @@ AVAILABLE = (
     "INT-006 (Everything), INT-007 (Source Tree)"
 )
 INT001_SCOPE = "src/auth/**, tests/auth/**, !src/auth/legacy/**"
+SCOPE_TOOL_NAMES = {
+    "claude-code": "mcp__paw__request_scope_expansion",
+    "codex": "mcp__paw__request_scope_expansion",
+    "gemini-cli": "mcp_paw_request_scope_expansion",
+    "vscode": "mcp_paw_request_scope_expansion",
+    "copilot": "paw-request_scope_expansion",
+    "cline": "paw__request_scope_expansion",
+}
+"""What each client's model calls paw's request_scope_expansion (clients-observed.md); the
+others are told the plain name."""
+
+
+def scope_violation(intent_id: str, path: str, scope: str, client: str = "claude-code") -> str:
+    """The deny reason of DESIGN §5 for ``client``: the contract sentence, then the tool that
+    asks for more scope under that client's name for it."""
+    tool = SCOPE_TOOL_NAMES.get(client, "request_scope_expansion")
+    return (
+        f"Scope Violation: {intent_id} is not authorized to edit {path}. Owned scope: {scope}. "
+        f"Request scope expansion. To ask a person for it, call {tool}(pattern, reason)."
+    )
 
 
 @pytest.fixture(autouse=True)

@@ -282,7 +282,7 @@ loaded = catalogue.load_catalogue()
 print(json.dumps({
     "from_cache": cached is not None,
     "same": cached == parsed if cached is not None else None,
-    "loaded_same": loaded.names == list(parsed["tools"]),
+    "loaded_same": [e.name for e in loaded.shared_entries()] == list(parsed["shared"]),
     "stale": finder.stale,
 }))
 """
@@ -296,7 +296,7 @@ def test_the_catalogue_comes_parsed_from_the_cache_while_unchanged(tmp_path: Pat
     assert first == {"from_cache": True, "same": True, "loaded_same": True, "stale": []}
     path = site / "paw_tui" / "core" / "policy" / "catalogue.json"
     data = json.loads(path.read_text(encoding="utf-8"))
-    data["tools"]["CacheTestTool"] = {"kind": "read_only", "clients": ["claude-code"]}
+    data["shared"]["CacheTestTool"] = {"class": "read_only", "clients": ["claude-code"]}
     path.write_text(json.dumps(data), encoding="utf-8")
     edited = probe(site, cache, CATALOGUE_PROBE)
     assert edited["from_cache"] is False and edited["loaded_same"] is True

@@ -28,6 +28,7 @@ from gatekit import (
     records,
     root,
     run_gate,
+    scope_violation,
     select_payload,
     session_file,
     write_payload,
@@ -44,7 +45,7 @@ def protected(path: str) -> str:
 
 
 def violation(intent_id: str, path: str, scope: str) -> str:
-    return f"Scope Violation: {intent_id} is not authorized to edit {path}. Owned scope: {scope}. Request scope expansion."
+    return scope_violation(intent_id, path, scope)
 
 
 def selected(root: Path, intent_id: str, session: str = "s-alpha") -> Path:

@@ -97,7 +97,8 @@ def test_handshake_and_scope_through_the_process(root: Path) -> None:
     data = assert_generic_deny(
         denied,
         f"Scope Violation: INT-001 is not authorized to edit docs/x.md. "
-        f"Owned scope: {INT001_SCOPE}. Request scope expansion.",
+        f"Owned scope: {INT001_SCOPE}. Request scope expansion. "
+        "To ask a person for it, call request_scope_expansion(pattern, reason).",
     )
     assert data["intent_id"] == "INT-001"
 
@@ -130,7 +131,9 @@ def test_shell_commands(root: Path) -> None:
     assert_generic_allow(gate(event(root, tool="execute_command", command="echo x > src/a.txt")))
     assert_generic_deny(
         gate(event(root, tool="execute_command", command="echo x > docs/a.md")),
-        "Scope Violation: INT-007 is not authorized to edit docs/a.md. Owned scope: src/**. Request scope expansion.",
+        "Scope Violation: INT-007 is not authorized to edit docs/a.md. Owned scope: src/**. "
+        "Request scope expansion. To ask a person for it, call "
+        "request_scope_expansion(pattern, reason).",
     )
 
 

@@ -514,7 +514,8 @@ def test_scope_message_names_the_patterns(root: Path) -> None:
     assert_claude_deny(
         gate(write_payload(root, "docs/x.md")),
         f"Scope Violation: INT-001 is not authorized to edit docs/x.md. Owned scope: {INT001_SCOPE}. "
-        "Request scope expansion.",
+        "Request scope expansion. To ask a person for it, call "
+        "mcp__paw__request_scope_expansion(pattern, reason).",
     )
 
 

@@ -150,8 +150,10 @@ def _check_unknown_tools(root: str, add) -> None:  # type: ignore[no-untyped-def
     )
     unknown: dict[str, int] = {}
     for record in found.records:
-        tool = record.get("tool")
-        if isinstance(tool, str) and not tool.startswith("mcp") and known.get(tool) is None:
+        tool, client = record.get("tool"), record.get("client")
+        if not isinstance(tool, str) or tool.startswith("mcp"):
+            continue
+        if known.get(tool, client if isinstance(client, str) else None) is None:
             unknown[tool] = unknown.get(tool, 0) + 1
     if not unknown:
         add(OK, "catalogue", "every tool denied before a selection is catalogued")

@@ -66,7 +66,7 @@ def run_ship(args: argparse.Namespace, root: str) -> int:
             f"--timeout must be a positive number of seconds, not {args.timeout:g}."
         )
     policy = load_policy(root)
-    configured = policy.governance.ship_endpoint if policy.valid else None
+    configured = policy.governance.trace_endpoint if policy.valid else None
     endpoint = resolve_endpoint(args.endpoint, configured, os.environ)
     project = (
         args.project or os.path.basename(os.path.abspath(root).rstrip(os.sep)) or "paw-tui"

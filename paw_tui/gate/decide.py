@@ -16,6 +16,7 @@ from paw_tui.gate.events import POST_TOOL, PRE_TOOL, PROMPT, SESSION_END, SESSIO
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from paw_tui.core.intents.model import Intent
+    from paw_tui.core.policy.scope.checker import ScopeDecision
     from paw_tui.gate.facts import Facts
 
 # What step 3 does with a verdict.
@@ -111,8 +112,9 @@ def _shell_first(
     act = shell_acts.person_act_in(shell.commands)
     if act is not None:
         return _denial(facts, shell_acts.refusal(act), intent_id, shown, touch)
-    if intent is None and refusal is None and shell.read_only:
-        # Looking around before choosing an intent, as the mandate asks: provably read-only.
+    if intent is None and refusal is None and shell.read_only and not facts.targets:
+        # Looking around before choosing an intent, as the mandate asks: provably read-only
+        # (and, for a tool whose input names a command, naming no path to write either).
         logged = facts.policy.governance.log_reads
         return Verdict(
             ANSWER,
@@ -180,7 +182,10 @@ def pre_tool(facts: Facts) -> Verdict:
             from paw_tui.core.handshake.reach import handshake_hint
 
             hint = handshake_hint(event.client, server_off=facts.server_declined)
-            refusal = messages.must_cite(policy.selectable(set(held)), event.tool, held, hint=hint)
+            selectable = policy.selectable(set(held))
+            refusal = messages.must_cite(
+                selectable, event.tool, held, client=event.client, hint=hint
+            )
         return deny(refusal, session.intent_id if session is not None else None)
     if facts.target_error is not None:
         return deny(facts.target_error, intent.id)
@@ -210,7 +215,7 @@ def pre_tool(facts: Facts) -> Verdict:
             )
         checked.append(verdict.path)
         if not verdict.allowed:
-            return deny(verdict.message or "Scope Violation.", intent.id, checked)
+            return deny(_violation(verdict, event.client), intent.id, checked)
     return Verdict(
         ANSWER,
         True,
@@ -221,3 +226,13 @@ def pre_tool(facts: Facts) -> Verdict:
         touch=touch,
         release_expired=facts.expired,
     )
+
+
+def _violation(verdict: ScopeDecision, client: str | None) -> str:
+    """The deny reason of a path refused: a protected path as protected (more scope could
+    never help), any other followed by the tool that asks for more, in the client's terms."""
+    from paw_tui.core.handshake.messages import scope_expansion_how
+    from paw_tui.core.policy.scope.checker import PROTECTED
+
+    message = verdict.message or "Scope Violation."
+    return message if verdict.kind == PROTECTED else f"{message} {scope_expansion_how(client)}"

@@ -36,6 +36,23 @@ def checked_cwd(payload: dict[str, object]) -> str | None:
     return path
 
 
+class CommandLine:
+    """A command line a tool's input holds, beside the one in ``GateEvent.command``: analysed
+    on its own in ``cwd`` (relative to the event's), as the Bash tool's commands are.
+    ``strict``: a line bash cannot parse denies the call; not strict, it is dropped (a reading
+    of the input, such as arguments joined unquoted, under which nothing would run)."""
+
+    __slots__ = ("text", "cwd", "strict")
+
+    def __init__(self, text: str, cwd: str | None = None, strict: bool = True) -> None:
+        self.text = text
+        self.cwd = cwd
+        self.strict = strict
+
+    def __repr__(self) -> str:
+        return f"CommandLine({self.text!r}, cwd={self.cwd!r}, strict={self.strict})"
+
+
 class GateEvent:
     """A client's hook event, normalised. ``paths`` are the target paths as the client gave
     them (relative ones are resolved against ``cwd``); ``tool_input`` is kept for the
@@ -55,6 +72,7 @@ class GateEvent:
         "call_id",
         "command_cwd",
         "briefed_by_first_call",
+        "more_commands",
     )
 
     def __init__(
@@ -83,6 +101,9 @@ class GateEvent:
         self.command_cwd: str | None = None
         """The directory a shell tool's input says the command runs in (Gemini CLI's
         ``dir_path``), relative to ``cwd``."""
+        self.more_commands: list[CommandLine] = []
+        """Further commands the call runs (a list of command lines, a command under another
+        key, a program's argv), each analysed on its own (:func:`paw_tui.gate.facts.analyse_shell`)."""
         self.call_id: str | None = None
         """The client's id of this tool call (Claude Code's ``tool_use_id``): pairs a
         PreToolUse with its PostToolUse."""

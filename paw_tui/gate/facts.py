@@ -70,8 +70,21 @@ class Facts:
 
 def gather(state: WorkspaceState, event: GateEvent) -> Facts:
     policy = state.policy
-    kind = tools.classify(event.tool or "", policy.governance if policy.valid else None)
+    kind = tools.classify(
+        event.tool or "", policy.governance if policy.valid else None, event.client
+    )
+    unreadable = None
+    if kind in (tools.MUTATING, tools.SHELL):
+        # a tool whose input names a command runs it: decided as the shell call it is
+        from paw_tui.gate.tool_input import read_commands
+
+        try:
+            if read_commands(event):
+                kind = tools.SHELL
+        except ValueError as exc:
+            unreadable = f"paw-tui policy: {exc}; denying (fail closed)."
     facts = Facts(event, state.root, state.now(), policy, kind)
+    facts.target_error = unreadable
     if not policy.valid:
         if event.kind == PRE_TOOL and kind not in tools.WRITES_NOTHING:
             _resolve_targets(facts)  # the denial still records what the call would touch
@@ -107,15 +120,24 @@ def gather(state: WorkspaceState, event: GateEvent) -> Facts:
 
 
 def analyse_shell(event: GateEvent, root: str) -> ShellAnalysis | None:
-    """The event's shell command as bash reads it (None without a command)."""
+    """The event's shell commands as bash reads them, as one analysis (None without a
+    command)."""
     if not event.command:
         return None
     from paw_tui.core.policy.shell.analysis import analyse
 
-    cwd = event.cwd or root
-    if event.command_cwd:
-        cwd = os.path.join(cwd, os.path.expanduser(event.command_cwd))
-    return analyse(event.command, cwd)
+    base = event.cwd or root
+
+    def place(directory: str | None) -> str:
+        return os.path.join(base, os.path.expanduser(directory)) if directory else base
+
+    first = analyse(event.command, place(event.command_cwd))
+    if not event.more_commands:
+        return first
+    from paw_tui.gate.tool_input import combine_analyses
+
+    more = [(analyse(line.text, place(line.cwd)), line.strict) for line in event.more_commands]
+    return combine_analyses([(first, True), *more])
 
 
 def _holds(session: Session | None) -> bool:
@@ -127,8 +149,11 @@ def raw_targets(
 ) -> list[RawTarget]:
     """Every path the call would write (:class:`~paw_tui.gate.targets.RawTarget`). Raises
     ValueError for a write that cannot be placed (the call is denied, naming it)."""
+    from paw_tui.core.policy.catalogue import catalogue
     from paw_tui.gate.targets import RawTarget
 
+    entry = catalogue().get(event.tool or "", event.client)
+    targets: list[RawTarget] = []
     if kind == tools.SHELL:
         found = analysis if analysis is not None else analyse_shell(event, event.cwd or os.getcwd())
         if found is None or found.error is not None:
@@ -136,15 +161,17 @@ def raw_targets(
         from paw_tui.gate.shell_writes import write_targets
 
         # files of a patch sent through the shell (apply_patch <<'EOF') are named in paths
-        return write_targets(found, os.environ) + [RawTarget(p, event.cwd) for p in event.paths]
-    targets = [RawTarget(path, event.cwd) for path in event.paths]
-    from paw_tui.gate.tool_input import text_fields
-    from paw_tui.gate.tool_paths import paths_in
+        targets = write_targets(found, os.environ)
+        if entry is not None and entry.kind == tools.SHELL:
+            return targets + [RawTarget(p, event.cwd) for p in event.paths]
+        # a tool read as shell for the command its input names: its other fields too
+    targets += [RawTarget(path, event.cwd) for path in event.paths]
+    from paw_tui.gate.tool_paths import read_input
 
     # a catalogued tool's text fields are text; any other field may name one more path
-    skip = text_fields(event.tool or "")
+    skip = entry.text if entry is not None else frozenset()
     named = {target.path for target in targets}
-    for path, _where in paths_in(event.tool_input, event.cwd, skip):
+    for path, _where in read_input(event.tool_input, event.cwd, skip).paths:
         if path not in named:
             named.add(path)
             targets.append(RawTarget(path, event.cwd))

@@ -221,7 +221,7 @@ def handle(
 
     def fail(reason: str) -> Answer:
         if event.kind == PRE_TOOL:
-            if tools.classify(event.tool or "") == tools.READ_ONLY:
+            if tools.classify(event.tool or "", client=event.client) == tools.READ_ONLY:
                 return Answer(stderr=f"paw-tui gate: {reason} (read-only tool allowed)\n")
             return adapter.deny(reason)
         if event.kind in (SESSION_START, PROMPT):

@@ -1,51 +1,46 @@
-"""Reading a tool call's input through the catalogue: the files it writes, the command it runs.
+"""Reading a tool call's input through the catalogue: the files it writes, the commands it runs.
 
 Every client adapter builds a :class:`~paw_tui.gate.events.GateEvent` with the tool's name and
-input, then calls :func:`read_tool_input`: a catalogued file tool's path fields become
-``event.paths``, a shell tool's command field ``event.command`` (and its working-directory
-field ``event.command_cwd``), a patch's files ``event.paths``. An uncatalogued tool keeps a
-string ``command`` field as its command; its path-like strings are found later
-(:mod:`paw_tui.gate.tool_paths`).
+input, then calls :func:`read_tool_input`: a file tool the catalogue knows for that client has
+its path fields read into ``event.paths``, a shell tool its command fields into
+``event.command`` (and ``event.more_commands``; its working-directory field into
+``event.command_cwd``), a patch its files into ``event.paths``. A tool the catalogue does not
+read that way (unknown, or mutating) has the commands its input names read when the call is
+decided (:func:`read_commands`: the call is then a shell call), and its paths found by
+:mod:`paw_tui.gate.tool_paths`.
 """
 
 from __future__ import annotations
 
 from paw_tui.core.policy import catalogue as catalogued
-from paw_tui.core.policy.catalogue import catalogue
-from paw_tui.gate.events import PayloadError, checked_path
+from paw_tui.core.policy.catalogue import LIST_SUFFIX, catalogue
+from paw_tui.gate.events import CommandLine, PayloadError, checked_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from paw_tui.core.policy.catalogue import ToolEntry
+    from paw_tui.core.policy.shell.results import ShellAnalysis
     from paw_tui.gate.events import GateEvent
+
+AND_FLAGS = frozenset({"read_only"})
+"""Flags of an analysis that hold for several commands only when they hold for each (every
+other flag holds for the whole when it holds for one)."""
 
 
 def read_tool_input(event: GateEvent) -> None:
     """Fill ``event.paths`` and ``event.command`` from ``event.tool_input``; PayloadError
     when a catalogued tool's input lacks what it must hold."""
     tool = event.tool or ""
-    tool_input = event.tool_input
-    entry = catalogue().get(tool)
+    entry = catalogue().get(tool, event.client)
     if entry is None:
-        command = tool_input.get("command")
-        if isinstance(command, str):
-            event.command = command
         return
+    tool_input = event.tool_input
     if entry.kind == catalogued.FILE:
         _file_paths(event, tool, tool_input, entry.paths)
-    elif entry.kind == catalogued.SHELL and entry.command is not None:
-        command = tool_input.get(entry.command)
-        if not isinstance(command, str) or not command.strip():
-            raise PayloadError(f"{tool} has no command to run (a string)")
-        event.command = command
-        directory = tool_input.get(entry.cwd) if entry.cwd else None
-        if isinstance(directory, str) and directory.strip():
-            event.command_cwd = directory
-        _patch_through_shell(event, command)
-    elif entry.kind == catalogued.PATCH and entry.patch is not None:
-        body = tool_input.get(entry.patch)
-        if not isinstance(body, str) or not body.strip():
-            raise PayloadError(f"{tool} has no patch (a string in '{entry.patch}')")
-        event.paths = _patch_files(tool, body)
+    elif entry.kind == catalogued.SHELL and entry.commands:
+        _shell_commands(event, tool, entry)
+    elif entry.kind == catalogued.PATCH and entry.patches:
+        _patches(event, tool, entry)
 
 
 def _file_paths(
@@ -53,19 +48,108 @@ def _file_paths(
 ) -> None:
     found = False
     for spelled in fields:
-        field = spelled.removesuffix("[]")
+        field = spelled.removesuffix(LIST_SUFFIX)
         value = tool_input.get(field)
         if value is None or value == "":
             continue
         found = True
-        if spelled.endswith("[]") and isinstance(value, list):
+        if spelled.endswith(LIST_SUFFIX) and isinstance(value, list):
             for index, item in enumerate(value):
                 event.paths.append(checked_path(item, f"the {field}[{index}] of {tool}"))
         else:
             event.paths.append(checked_path(value, f"the {field} of {tool}"))
     if not found:
-        named = " or ".join(field.removesuffix("[]") for field in fields)
+        named = " or ".join(field.removesuffix(LIST_SUFFIX) for field in fields)
         raise PayloadError(f"the {named} of {tool} is not a usable path")
+
+
+def _shell_commands(event: GateEvent, tool: str, entry: ToolEntry) -> None:
+    """Every command field the entry names: a string, or (``name[]``) a list of command lines,
+    each analysed on its own."""
+    from paw_tui.gate import tool_paths
+
+    tool_input = event.tool_input
+    directory = tool_input.get(entry.cwd) if entry.cwd else None
+    if isinstance(directory, str) and directory.strip():
+        event.command_cwd = directory
+    lines: list[str] = []
+    for spelled in entry.commands:
+        field = spelled.removesuffix(LIST_SUFFIX)
+        value = tool_input.get(field)
+        if spelled.endswith(LIST_SUFFIX):
+            if value is None:
+                continue
+            try:
+                reading = tool_paths.read_input({"commands": value}, None, want_paths=False)
+            except ValueError as error:
+                raise PayloadError(f"the {field} of {tool}: {error}") from None
+            lines += [line.text for line in reading.commands]
+        elif isinstance(value, str) and value.strip():
+            lines.append(value)
+    if not lines:
+        raise PayloadError(f"{tool} has no command to run (a string)")
+    event.command = lines[0]
+    event.more_commands += [CommandLine(line, event.command_cwd) for line in lines[1:]]
+    for line in lines:
+        _patch_through_shell(event, line)
+
+
+def read_commands(event: GateEvent) -> bool:
+    """For a tool the catalogue does not read as a shell tool for this client: the command
+    lines its input names (DESIGN §6: keys that name a command), added to ``event.command``
+    and ``event.more_commands``. True when the call runs a command (it is then decided as a
+    shell call). ValueError when the input holds too many strings or commands."""
+    entry = catalogue().get(event.tool or "", event.client)
+    if entry is not None and entry.kind == catalogued.SHELL:
+        return bool(event.command)
+    from paw_tui.gate import tool_paths
+
+    skip = entry.text if entry is not None else frozenset()
+    found = tool_paths.read_input(event.tool_input, None, skip, want_paths=False).commands
+    first = next((line for line in found if line.strict), None)
+    if first is not None and not event.command:
+        found.remove(first)
+        event.command, event.command_cwd = first.text, first.cwd
+    event.more_commands += found
+    return bool(event.command and event.command.strip())
+
+
+def combine_analyses(parts: list[tuple[ShellAnalysis, bool]]) -> ShellAnalysis:
+    """One analysis of several command lines, each ``(analysis, strict)``: a strict line bash
+    cannot parse makes the whole unparseable; a lenient one is dropped; the rest add up (lists
+    joined, ``read_only`` only when every line is, any other flag when one line has it)."""
+    merged = type(parts[0][0])()
+    slots = [slot for slot in type(merged).__slots__ if slot != "error"]
+    counted = 0
+    for analysis, strict in parts:
+        if analysis.error is not None:
+            if strict:
+                failed = type(merged)()
+                failed.error = analysis.error
+                return failed
+            continue
+        for slot in slots:
+            value = getattr(analysis, slot)
+            if isinstance(value, list):
+                getattr(merged, slot).extend(value)
+            elif isinstance(value, bool):
+                held = getattr(merged, slot)
+                both = held and value if counted else value
+                setattr(merged, slot, both if slot in AND_FLAGS else held or value)
+            elif value is not None and getattr(merged, slot) is None:
+                setattr(merged, slot, value)
+        counted += 1
+    return merged
+
+
+def _patches(event: GateEvent, tool: str, entry: ToolEntry) -> None:
+    bodies = [event.tool_input.get(field) for field in entry.patches]
+    present = [body for body in bodies if body is not None]
+    if not present or not all(isinstance(body, str) and body.strip() for body in present):
+        named = " or ".join(f"'{field}'" for field in entry.patches)
+        raise PayloadError(f"{tool} has no patch (a string in {named})")
+    for body in dict.fromkeys(present):  # an adapter may copy the body to a second field
+        event.paths += _patch_files(tool, body)  # type: ignore[arg-type]
 
 
 def _patch_files(tool: str, body: str) -> list[str]:
@@ -86,10 +170,4 @@ def _patch_through_shell(event: GateEvent, command: str) -> None:
 
     body = patch_in_heredoc(command)
     if body is not None:
-        event.paths = _patch_files(event.tool or "shell", body)
-
-
-def text_fields(tool: str) -> frozenset[str]:
-    """Fields of a catalogued tool that hold text, never a path."""
-    entry = catalogue().get(tool)
-    return entry.text if entry is not None else frozenset()
+        event.paths += _patch_files(event.tool or "shell", body)

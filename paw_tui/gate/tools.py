@@ -1,8 +1,9 @@
 """Tool classes (DESIGN §6): read-only, handshake, scope request, shell, and mutating.
 
-Clients' tools are classified in the catalogue (:mod:`paw_tui.core.policy.catalogue`), paw-tui's own
-MCP tools by name under any server; ``governance.yaml: tools:`` moves names between classes.
-Unknown tools are mutating: a tool we cannot classify needs an active intent.
+Clients' tools are classified per client in the catalogue (:mod:`paw_tui.core.policy.catalogue`),
+paw-tui's own MCP tools by name under any server; ``governance.yaml: tools:`` moves names between
+classes for every client. Unknown tools are mutating: a tool we cannot classify needs an active
+intent (and one whose input names a command is read as a shell call: :mod:`.facts`).
 """
 
 from __future__ import annotations
@@ -24,9 +25,9 @@ SHELL = "shell"
 MUTATING = "mutating"
 
 
-def classify(tool: str, governance: Governance | None = None) -> str:
-    """The class of ``tool``; governance may move names between classes."""
-    entry = catalogue().get(tool)
+def classify(tool: str, governance: Governance | None = None, client: str | None = None) -> str:
+    """The class of ``tool`` as ``client`` offers it; governance may move names between classes."""
+    entry = catalogue().get(tool, client)
     if governance is not None:
         if tool in governance.mutating_tools:
             shell = tool in governance.shell_tools or (entry is not None and entry.kind == SHELL)

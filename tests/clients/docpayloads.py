@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from gatekit import INT001_SCOPE, GateResult, gate
+from gatekit import INT001_SCOPE, GateResult, gate, scope_violation
 
 from paw_tui.core.clients._hooks_json import hook_command
 
@@ -65,12 +65,9 @@ def installed_states(out: str) -> dict[str, str]:
     return states
 
 
-def violation(path: str) -> str:
-    """The deny reason of a write outside INT-001's scope."""
-    return (
-        f"Scope Violation: INT-001 is not authorized to edit {path}. Owned scope: "
-        f"{INT001_SCOPE}. Request scope expansion."
-    )
+def violation(path: str, client: str) -> str:
+    """The deny reason of a write outside INT-001's scope, as ``client`` is told it."""
+    return scope_violation("INT-001", path, INT001_SCOPE, client)
 
 
 def load(path: Path) -> Any:

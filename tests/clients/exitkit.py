@@ -4,15 +4,12 @@ Violation of INT-001, and the two answers of a client that reads only exit codes
 from __future__ import annotations
 
 from docpayloads import assert_exit2_deny
-from gatekit import INT001_SCOPE, GateResult
+from gatekit import INT001_SCOPE, GateResult, scope_violation
 
 
-def violation(path: str) -> str:
-    """INT-001's deny reason for ``path`` (DESIGN §5)."""
-    return (
-        f"Scope Violation: INT-001 is not authorized to edit {path}. "
-        f"Owned scope: {INT001_SCOPE}. Request scope expansion."
-    )
+def violation(path: str, client: str) -> str:
+    """INT-001's deny reason for ``path`` (DESIGN §5) as ``client`` is told it."""
+    return scope_violation("INT-001", path, INT001_SCOPE, client)
 
 
 def assert_allowed(result: GateResult) -> None:

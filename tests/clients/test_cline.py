@@ -188,17 +188,19 @@ def test_out_of_scope_and_shell_writes_are_scope_violations(
     root: Path, name: str, parameters: dict[str, str]
 ) -> None:
     select(root)
-    assert refusal(decide(call(name, root, **parameters))).startswith(violation("docs/x.md"))
+    assert refusal(decide(call(name, root, **parameters))).startswith(
+        violation("docs/x.md", CLIENT)
+    )
 
 
 def test_the_sdk_runtime_s_tools_are_read_through_their_typed_input(root: Path) -> None:
     allowed(decide(payload(CLIENT, "tool_call_mcp_select", root)))
     editor = payload(CLIENT, "tool_call_editor", root)
     editor["tool_call"]["input"]["path"] = str(root / "docs" / "x.md")
-    assert refusal(decide(editor)).startswith(violation("docs/x.md"))
+    assert refusal(decide(editor)).startswith(violation("docs/x.md", CLIENT))
     commands = payload(CLIENT, "tool_call_run_commands", root)
     commands["tool_call"]["input"] = {"commands": ["ls", "echo x > docs/x.md"]}
-    assert refusal(decide(commands)).startswith(violation("docs/x.md"))
+    assert refusal(decide(commands)).startswith(violation("docs/x.md", CLIENT))
 
 
 def test_run_commands_sent_only_as_parameters_is_read_too(root: Path) -> None:
@@ -206,7 +208,7 @@ def test_run_commands_sent_only_as_parameters_is_read_too(root: Path) -> None:
     body = payload(CLIENT, "tool_call_run_commands", root, tool_call=None)
     body["preToolUse"]["parameters"]["commands"] = json.dumps(["cd docs", "touch x.md"])
     # each command runs on its own: the cd does not carry over, so x.md is the root's
-    assert refusal(decide(body)).startswith(violation("x.md"))
+    assert refusal(decide(body)).startswith(violation("x.md", CLIENT))
 
 
 def test_a_read_tool_is_allowed_before_any_selection(root: Path) -> None:

@@ -153,7 +153,9 @@ def test_a_shell_write_out_of_scope_is_a_scope_violation(root: Path) -> None:
     inside = gate(payload("pre_tool_use_bash", root))
     assert inside.code == 0, inside.out
     outside = payload("pre_tool_use_bash", root, tool_input={"command": "echo x > docs/s.md"})
-    assert "Scope Violation: INT-001 is not authorized to edit docs/s.md" in gate(outside).denial()
+    reason = gate(outside).denial()
+    assert reason.startswith("Scope Violation: INT-001 is not authorized to edit docs/s.md")
+    assert reason.endswith("call mcp__paw__request_scope_expansion(pattern, reason).")
 
 
 def test_a_shell_command_is_placed_in_its_workdir(root: Path) -> None:

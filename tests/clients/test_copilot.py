@@ -129,16 +129,18 @@ def test_tool_args_as_text_or_object_are_read_alike(root: Path, as_text: bool) -
             toolArgs=json.dumps(args) if as_text else args,
         )
     )
-    assert reason == violation("docs/x.md")
+    assert reason == violation("docs/x.md", CLIENT)
     assert records(root)[-1]["paths"] == ["docs/x.md"]
 
 
 def test_an_out_of_scope_write_and_a_shell_write_are_scope_violations(root: Path) -> None:
     select(root)
     assert assert_copilot_deny(copilot("pre_tool_use_edit_args_object", root)) == violation(
-        "docs/x.md"
+        "docs/x.md", CLIENT
     )
-    assert assert_copilot_deny(copilot("pre_tool_use_bash", root)) == violation("docs/notes.md")
+    assert assert_copilot_deny(copilot("pre_tool_use_bash", root)) == violation(
+        "docs/notes.md", CLIENT
+    )
     assert records(root)[-1]["tool"] == "bash"
 
 
@@ -164,7 +166,7 @@ def test_a_patch_reported_as_edit_is_checked_file_by_file(root: Path) -> None:
     select(root)
     patch = "*** Begin Patch\n*** Update File: src/auth/jwt.py\n@@\n-a\n+b\n*** Add File: docs/y.md\n+y\n*** End Patch\n"
     result = copilot("pascal_pre_tool_use_edit", root, event=None, tool_input={"input": patch})
-    assert assert_copilot_deny(result) == violation("docs/y.md")  # denied as a whole
+    assert assert_copilot_deny(result) == violation("docs/y.md", CLIENT)  # denied as a whole
     assert records(root)[-1]["tool"] == "apply_patch"
 
 

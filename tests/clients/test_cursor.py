@@ -142,15 +142,15 @@ def test_out_of_scope_writes_and_shell_writes_are_scope_violations(root: Path) -
     select(root)
     write = {"file_path": f"{root}/docs/x.md", "contents": "x"}
     assert assert_cursor_deny(cursor("pre_tool_use_write", root, tool_input=write)) == violation(
-        "docs/x.md"
+        "docs/x.md", CLIENT
     )
     shell = {"command": "echo x > docs/notes.md", "working_directory": str(root)}
     assert assert_cursor_deny(cursor("pre_tool_use_shell", root, tool_input=shell)) == violation(
-        "docs/notes.md"
+        "docs/notes.md", CLIENT
     )
     moved = {"command": "echo x > notes.md", "working_directory": f"{root}/docs"}
     assert assert_cursor_deny(cursor("pre_tool_use_shell", root, tool_input=moved)) == violation(
-        "docs/notes.md"
+        "docs/notes.md", CLIENT
     )  # a relative write is placed where the shell runs
 
 
@@ -158,7 +158,7 @@ def test_the_other_spelling_of_write_s_input_is_read_too(root: Path) -> None:
     select(root)
     spelled = {"path": f"{root}/docs/x.md", "content": "x"}
     assert assert_cursor_deny(cursor("pre_tool_use_write", root, tool_input=spelled)) == violation(
-        "docs/x.md"
+        "docs/x.md", CLIENT
     )
 
 

@@ -141,6 +141,10 @@ def test_a_write_out_of_scope_is_a_scope_violation(
     select(root)
     reason = gate(fixture(name, root, tool_input=tool_input)).denial()
     assert reason.startswith(f"Scope Violation: INT-001 is not authorized to edit {outside}")
+    assert reason.endswith(
+        "Request scope expansion. To ask a person for it, call "
+        "mcp_paw_request_scope_expansion(pattern, reason)."
+    )
     assert "mutation" not in events(root)
 
 

@@ -121,14 +121,14 @@ def test_out_of_scope_and_shell_writes_are_scope_violations(
     root: Path, name: str, tool_input: dict[str, str]
 ) -> None:
     select(root)
-    assert denial(decide(tool_call(name, root, **tool_input))) == violation("docs/x.md")
+    assert denial(decide(tool_call(name, root, **tool_input))) == violation("docs/x.md", CLIENT)
 
 
 def test_the_windows_shell_is_a_shell_too(root: Path) -> None:
     select(root)
     body = payload(CLIENT, "pre_tool_use_execute_bash", root, tool_name="execute_cmd")
     body["tool_input"] = {"command": "echo x > docs/x.md"}
-    assert denial(decide(body)) == violation("docs/x.md")
+    assert denial(decide(body)) == violation("docs/x.md", CLIENT)
 
 
 def test_a_read_is_allowed_before_any_selection(root: Path) -> None:

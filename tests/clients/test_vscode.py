@@ -136,14 +136,16 @@ def test_an_in_scope_write_is_allowed_and_its_mutation_recorded(root: Path) -> N
 
 def test_out_of_scope_writes_and_shell_writes_are_scope_violations(root: Path) -> None:
     select(root)
-    assert assert_vscode_deny(vscode("pre_tool_use_replace_string", root)) == violation("docs/x.md")
+    assert assert_vscode_deny(vscode("pre_tool_use_replace_string", root)) == violation(
+        "docs/x.md", CLIENT
+    )
     assert assert_vscode_deny(vscode("pre_tool_use_run_in_terminal", root)) == violation(
-        "docs/notes.md"
+        "docs/notes.md", CLIENT
     )
     patch = "*** Begin Patch\n*** Add File: docs/new.md\n+x\n*** End Patch\n"
     tool_input = {"input": patch, "explanation": "add a doc"}
     denied = vscode("pre_tool_use_apply_patch", root, tool_input=tool_input)
-    assert assert_vscode_deny(denied) == violation("docs/new.md")
+    assert assert_vscode_deny(denied) == violation("docs/new.md", CLIENT)
 
 
 def test_a_multi_file_edit_is_denied_as_a_whole_when_one_file_is_out_of_scope(
@@ -151,7 +153,7 @@ def test_a_multi_file_edit_is_denied_as_a_whole_when_one_file_is_out_of_scope(
 ) -> None:
     select(root)
     result = vscode("pre_tool_use_multi_replace", root)
-    assert assert_vscode_deny(result) == violation("docs/x.md")
+    assert assert_vscode_deny(result) == violation("docs/x.md", CLIENT)
     assert records(root)[-1]["paths"] == ["src/auth/jwt.py", "docs/x.md"]
 
 

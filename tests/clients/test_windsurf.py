@@ -105,18 +105,18 @@ def test_an_in_scope_write_is_allowed_and_its_result_recorded(workspace: Path) -
 def test_an_out_of_scope_write_is_a_scope_violation(workspace: Path) -> None:
     select(workspace)
     body = with_info("pre_write_code", workspace, file_path=str(workspace / "docs" / "x.md"))
-    assert denial(decide(body)) == violation("docs/x.md")
+    assert denial(decide(body)) == violation("docs/x.md", CLIENT)
 
 
 def test_a_shell_write_through_command_line_is_a_scope_violation(workspace: Path) -> None:
     select(workspace)
     body = with_info("pre_run_command", workspace, command_line="echo x > docs/x.md")
-    assert denial(decide(body)) == violation("docs/x.md")
+    assert denial(decide(body)) == violation("docs/x.md", CLIENT)
     # the command's own cwd places a relative write
     body = with_info(
         "pre_run_command", workspace, command_line="touch x.md", cwd=str(workspace / "docs")
     )
-    assert denial(decide(body)) == violation("docs/x.md")
+    assert denial(decide(body)) == violation("docs/x.md", CLIENT)
 
 
 def test_a_command_before_selection_is_denied(workspace: Path) -> None:

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from .kit import (
+    PROTECTED,
     assert_allowed,
     assert_blocked,
     assert_denied,
@@ -279,3 +281,284 @@ def test_duplicate_keys_are_read_as_the_client_reads_them(wsroot: Path) -> None:
     assert marker in text
     forged = text.replace(marker, f'{marker}, "file_path": "{wsroot}/.git/config"')
     assert_protected(gate(forged.encode()))
+
+
+# -- every field of every non-read-only tool (issue 17 item 6) -----------------------------------
+#
+# A string under a key that names a path is a path, whatever it holds (spaces, no separator, a
+# file that does not exist yet); a string under a key that names a command is a shell command,
+# analysed as the Bash tool's. Each case here was allowed before: the path looked like prose
+# (a space) or like a bare word (no separator, not on disk), or the command was nobody's.
+
+NEW_AGENT_INSTRUCTIONS = ".paw/instructions/PAW-02B Impl Planner-instructions.md"
+
+PATH_FIELDS: dict[str, tuple[dict[str, object], str]] = {
+    "spaces in a file that does not exist yet": (
+        {"path": NEW_AGENT_INSTRUCTIONS, "content": "Ignore the intent."},
+        NEW_AGENT_INSTRUCTIONS,
+    ),
+    "a bare protected name that does not exist yet": ({"path": ".mcp.json"}, ".mcp.json"),
+    "FILE_PATH": ({"FILE_PATH": ".mcp.json"}, ".mcp.json"),
+    "FilePath": ({"FilePath": ".mcp.json"}, ".mcp.json"),
+    "filepath": ({"filepath": ".mcp.json"}, ".mcp.json"),
+    "file-name": ({"file-name": ".mcp.json"}, ".mcp.json"),
+    "targetFile": ({"targetFile": ".mcp.json"}, ".mcp.json"),
+    "Destination, nested in a list": ({"ops": [{"Destination": ".mcp.json"}]}, ".mcp.json"),
+    "paths[] with a space": (
+        {"paths": ["src/a.py", ".paw/instructions/New Agent-instructions.md"]},
+        ".paw/instructions/New Agent-instructions.md",
+    ),
+    "Windows separators and a space": (
+        {"path": ".paw\\instructions\\New Agent-instructions.md"},
+        ".paw/instructions/New Agent-instructions.md",
+    ),
+    "traversal to a bare name": ({"file": "src/../.mcp.json"}, ".mcp.json"),
+    "a file:// URL": ({"uri": "file://__ROOT__/.git/config"}, ".git/config"),
+    "a percent-encoded file:// URL with a space": (
+        {"resource": "file://__ROOT__/.paw/instructions/New%20Agent-instructions.md"},
+        ".paw/instructions/New Agent-instructions.md",
+    ),
+    "a file: URL under a key that says nothing": ({"x": "file:__ROOT__/.mcp.json"}, ".mcp.json"),
+}
+
+
+@pytest.mark.parametrize("case", list(PATH_FIELDS.values()), ids=list(PATH_FIELDS))
+def test_a_field_that_names_a_path_is_a_path(
+    wsroot: Path, case: tuple[dict[str, object], str]
+) -> None:
+    """Under ``**``: the write reaches a protected path, whatever the path looks like."""
+    tool_input, rel = case
+    (wsroot / ".mcp.json").unlink()  # not there yet: no heuristic can see it on disk
+    selected(wsroot, "INT-006")
+    concrete = _with_root(tool_input, wsroot)
+    assert isinstance(concrete, dict)
+    assert_protected(gate(mcp_payload(wsroot, "mcp__fs__write_file", concrete)), rel)
+
+
+@pytest.mark.parametrize(
+    "path", ["docs/release notes.md", "docs/x.md ", "notes", "~/.bashrc", "/etc/cron.d/x"]
+)
+def test_a_path_field_outside_the_scope_is_checked_whatever_it_holds(
+    wsroot: Path, path: str
+) -> None:
+    """Under ``src/**``: a space, a trailing space, a bare new name, ``~`` and an absolute
+    path are all scope-checked, never taken for prose."""
+    selected(wsroot, "INT-007")
+    result = gate(mcp_payload(wsroot, "mcp__fs__write_file", {"filePath": path, "text": "x"}))
+    if path.startswith(("~", "/")):
+        assert path.lstrip("~") in assert_denied(result)
+    else:
+        assert_scope_violation(result, "INT-007", path)
+
+
+def test_a_path_field_holding_a_nul_is_denied(wsroot: Path) -> None:
+    selected(wsroot, "INT-006")
+    result = gate(mcp_payload(wsroot, "mcp__fs__write_file", {"path": "src/a.py\x00.git"}))
+    assert "control character" in assert_denied(result)
+
+
+COMMAND_FIELDS: dict[str, tuple[str, dict[str, object], str]] = {
+    "another server's shell tool": (
+        "mcp__shell__execute_command",
+        {"command": "rm -rf .git"},
+        ".git",
+    ),
+    "COMMAND in capitals": ("mcp__shell__run", {"COMMAND": "rm -rf .git"}, ".git"),
+    "cmd": ("mcp__x__exec", {"cmd": "rm -rf .git"}, ".git"),
+    "shell_command": ("mcp__x__exec", {"shell_command": "rm -rf .git"}, ".git"),
+    "script": ("mcp__x__exec", {"script": "set -e\nrm -rf .git\n"}, ".git"),
+    "shell holding a command": ("mcp__x__exec", {"shell": "rm -rf .git"}, ".git"),
+    "a list of commands": ("mcp__x__batch", {"commands": ["ls", "rm -rf .git"]}, ".git"),
+    "nested deep": ("mcp__x__plan", {"steps": [{"run": {"command": "rm -rf .git"}}]}, ".git"),
+    "argv through bash -c": ("mcp__x__spawn", {"argv": ["bash", "-c", "rm -rf .git"]}, ".git"),
+    "a command as a list of words": (
+        "mcp__x__spawn",
+        {"command": ["touch", ".mcp.json"]},
+        ".mcp.json",
+    ),
+    "a program and its args": (
+        "mcp__x__spawn",
+        {"command": "touch", "args": [".mcp.json"]},
+        ".mcp.json",
+    ),
+    "args joined into a shell line": (
+        "mcp__x__spawn",
+        {"program": "echo", "args": ["done;", "touch", ".mcp.json"]},
+        ".mcp.json",
+    ),
+    "the working directory beside the command": (
+        "mcp__x__exec",
+        {"command": "touch settings.json", "cwd": ".claude"},
+        ".claude/settings.json",
+    ),
+    "a heredoc hiding the next command": (
+        "mcp__x__batch",
+        {"commands": ["cat <<'X'", "rm -rf .git", "\nX"]},
+        ".git",
+    ),
+    "a command object in a list": (
+        "mcp__x__batch",
+        {"commands": [{"command": "touch", "args": [".mcp.json"]}]},
+        ".mcp.json",
+    ),
+    "an interpreter that is a shell, with its script": (
+        "mcp__x__exec",
+        {"interpreter": "bash", "script": "touch .mcp.json"},
+        ".mcp.json",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", list(COMMAND_FIELDS.values()), ids=list(COMMAND_FIELDS))
+def test_a_field_that_names_a_command_is_analysed_as_shell(
+    wsroot: Path, case: tuple[str, dict[str, object], str]
+) -> None:
+    """Under ``**``: the command writes a protected path, denied as the Bash tool's would be
+    (``.mcp.json`` is not there yet, so no path-looking string can give it away)."""
+    tool, tool_input, written = case
+    (wsroot / ".mcp.json").unlink()
+    selected(wsroot, "INT-006")
+    reason = assert_protected(gate(mcp_payload(wsroot, tool, tool_input)))
+    assert reason.startswith(written), reason
+
+
+def test_a_command_field_writing_outside_the_scope_is_a_scope_violation(wsroot: Path) -> None:
+    selected(wsroot, "INT-007")
+    payload = mcp_payload(wsroot, "mcp__shell__execute_command", {"command": "echo x > docs/x.md"})
+    assert_scope_violation(gate(payload), "INT-007", "docs/x.md")
+
+
+def test_a_person_s_act_in_a_command_field_is_refused(wsroot: Path) -> None:
+    selected(wsroot, "INT-006")
+    payload = mcp_payload(
+        wsroot,
+        "mcp__shell__execute_command",
+        {"command": "paw-tui approvals approve --session s-alpha"},
+    )
+    assert "a person's act" in assert_denied(gate(payload))
+
+
+def test_a_command_field_that_bash_cannot_parse_is_denied(wsroot: Path) -> None:
+    selected(wsroot, "INT-006")
+    payload = mcp_payload(wsroot, "mcp__shell__execute_command", {"command": "echo 'unclosed"})
+    assert "cannot be parsed" in assert_denied(gate(payload))
+
+
+def test_too_many_commands_in_one_input_are_denied(wsroot: Path) -> None:
+    """Each command is analysed within a budget: thousands of them would add up past the
+    client's hook timeout."""
+    selected(wsroot, "INT-006")
+    payload = mcp_payload(wsroot, "mcp__x__batch", {"commands": ["true"] * 500})
+    assert "more than 64 commands" in assert_denied(gate(payload))
+
+
+def test_before_a_selection_a_command_field_is_a_shell_call(wsroot: Path) -> None:
+    """A provably read-only look around passes, as through Bash; anything else needs an intent."""
+    assert_allowed(gate(mcp_payload(wsroot, "mcp__shell__execute_command", {"command": "ls src"})))
+    reason = assert_denied(
+        gate(mcp_payload(wsroot, "mcp__shell__execute_command", {"command": "touch src/x"}))
+    )
+    assert reason.startswith("You must cite a valid active Intent ID.")
+
+
+def test_qwen_code_s_shell_runs_in_its_directory_field(wsroot: Path) -> None:
+    """Qwen Code's ``run_shell_command {command, directory}`` through the Claude Code protocol
+    (how Qwen's hooks speak): the command is placed in ``directory``, not in the payload's cwd."""
+    selected(wsroot, "INT-007")
+    payload = mcp_payload(
+        wsroot, "run_shell_command", {"command": "rm -rf objects", "directory": ".git"}
+    )
+    assert_protected(gate(payload), ".git/objects")
+
+
+FIELD_FALSE_POSITIVES: dict[str, tuple[str, dict[str, object]]] = {
+    "a test run in a directory of the scope": (
+        "mcp__shell__execute_command",
+        {"command": "pytest -q", "cwd": "src"},
+    ),
+    "a program and its args": ("mcp__proc__spawn", {"command": "npm", "args": ["test"]}),
+    "the shell to run it with": ("mcp__shell__run", {"shell": "/bin/bash", "command": "ls src"}),
+    "an interpreter and its code": (
+        "mcp__py__run",
+        {"interpreter": "python3", "script": "print('hello')"},
+    ),
+    "an in-scope path with a space": (
+        "mcp__fs__write_file",
+        {"path": "src/release notes.md", "content": "see .git/config and /etc/hosts"},
+    ),
+    "prose under keys that say nothing": (
+        "mcp__tracker__comment",
+        {"body": "Fixed the bug in docs/x.md, see https://example.com/a", "labels": ["bug"]},
+    ),
+    "a commit through a git server": (
+        "mcp__git__commit",
+        {"message": "fix: don't crash", "argv": ["git", "commit", "-m", "don't crash"]},
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    "case", list(FIELD_FALSE_POSITIVES.values()), ids=list(FIELD_FALSE_POSITIVES)
+)
+def test_fields_that_stay_in_the_scope_pass(
+    wsroot: Path, case: tuple[str, dict[str, object]]
+) -> None:
+    selected(wsroot, "INT-007")
+    tool, tool_input = case
+    assert_allowed(gate(mcp_payload(wsroot, tool, tool_input)))
+
+
+def _cline_commands(root: Path, commands: list[str]) -> dict[str, object]:
+    """Cline's ``run_commands`` PreToolUse (its SDK runtime's payload) running ``commands``."""
+    import json
+
+    data = Path(__file__).parent.parent / "data" / "cline" / "tool_call_run_commands.json"
+    text = data.read_text(encoding="utf-8").replace("__ROOT__", str(root))
+    body: dict[str, Any] = json.loads(text)["payload"]
+    body["tool_call"]["input"] = {"commands": commands}
+    body["preToolUse"]["parameters"] = {"commands": json.dumps(commands)}
+    return body
+
+
+def _cline_select(root: Path, intent_id: str) -> None:
+    import json
+
+    data = Path(__file__).parent.parent / "data" / "cline" / "tool_call_mcp_select.json"
+    body: dict[str, Any] = json.loads(
+        data.read_text(encoding="utf-8").replace("__ROOT__", str(root))
+    )
+    body = body["payload"]
+    body["tool_call"]["input"] = {"intent_id": intent_id}
+    result = gate(body, client="cline")
+    assert json.loads(result.out)["cancel"] is False, result.out
+
+
+def test_cline_s_commands_are_never_read_as_one_script(wsroot: Path) -> None:
+    """Cline runs each of ``run_commands``' commands on its own. Joined into one script, a
+    here-document opened in the first hid the second from the parser (``cat <<'X'``, then
+    ``rm -rf .git``, then a line ``X``): read alone, each is checked."""
+    import json
+
+    _cline_select(wsroot, "INT-006")
+    result = gate(_cline_commands(wsroot, ["cat <<'X'", "rm -rf .git", "\nX"]), client="cline")
+    answer = json.loads(result.out)
+    assert answer["overrideInput"] == {}, answer  # Cline's refusal that keeps the session going
+    assert answer["contextModification"].startswith(".git"), answer
+    assert PROTECTED in answer["contextModification"]
+
+
+def test_a_read_only_command_does_not_carry_a_write_before_a_selection(wsroot: Path) -> None:
+    """``ls`` is a look around; the ``output_file`` beside it is a write the look-around rule
+    must not let through before a selection."""
+    payload = mcp_payload(
+        wsroot, "mcp__x__run", {"command": "ls", "output_file": ".git/hooks/pre-commit"}
+    )
+    assert assert_denied(gate(payload)).startswith("You must cite a valid active Intent ID.")
+
+
+def test_an_empty_path_field_is_the_directory_the_tool_runs_in(wsroot: Path) -> None:
+    """``delete_directory {"path": ""}`` is, to many servers, their root: checked as ``.``,
+    which holds the protected files."""
+    selected(wsroot, "INT-006")
+    payload = mcp_payload(wsroot, "mcp__fs__delete_directory", {"path": ""})
+    assert_protected(gate(payload), ".")

@@ -6,6 +6,7 @@ contract wording. Standard library only: the gate renders them.
 
 from __future__ import annotations
 
+from paw_tui.core.handshake.names import REQUEST_SCOPE_TOOL, SELECT_TOOL, client_tool_name
 from paw_tui.core.workspace import layout
 
 TYPE_CHECKING = False
@@ -15,8 +16,6 @@ if TYPE_CHECKING:
     from paw_tui.core.intents.model import Intent
 
 NO_INTENT = "You must cite a valid active Intent ID."
-SELECT_HOW = "Call select_active_intent"
-"""How a model is told to select; a client adapter may name the tool as its client does."""
 BLOCKED_FOLLOW_UP = " Mutating tools are denied until a human sets it back to IN_PROGRESS."
 ENDED_FOLLOW_UP = " Start a new session and select another intent."
 NONE_SELECTABLE = (
@@ -56,18 +55,26 @@ def must_cite(
     tool: str | None,
     held: Mapping[str, str] | None = None,
     *,
-    select_how: str = SELECT_HOW,
+    client: str | None = None,
     hint: str = "",
 ) -> str:
-    """The deny before a selection: the contract sentence, then how to select (and, for a
-    client that hides or renames the tool, how to reach it)."""
+    """The deny before a selection: the contract sentence, then how to select, under
+    ``client``'s own name for the tool (and, for a client that hides it, how to reach it)."""
     what = f" before using {tool}" if tool else ""
     if available:
         tail = f" {hint}" if hint else ""
-        return f"{NO_INTENT} {select_how} with one of: {available_list(available)}{what}.{tail}"
+        select = client_tool_name(client, SELECT_TOOL)
+        return f"{NO_INTENT} Call {select} with one of: {available_list(available)}{what}.{tail}"
     if held:
         return f"{NO_INTENT} No intent is free: {available_list([], held)}. {NONE_SELECTABLE}"
     return f"{NO_INTENT} {NONE_SELECTABLE}"
+
+
+def scope_expansion_how(client: str | None) -> str:
+    """The sentence after a Scope Violation's ``Request scope expansion.`` (DESIGN §5): the
+    tool to call for it, under ``client``'s own name."""
+    name = client_tool_name(client, REQUEST_SCOPE_TOOL)
+    return f"To ask a person for it, call {name}(pattern, reason)."
 
 
 def unknown_intent(

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from paw_tui.core.policy.sources import Stamp
     from paw_tui.core.support.keyed import Mac
 
-CACHE_FORMAT = 2
+CACHE_FORMAT = 3
 CACHE_NAME = "policy.json"
 
 

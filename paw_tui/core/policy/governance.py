@@ -7,6 +7,7 @@ compiled cache. :mod:`paw_tui.core.policy.governance_parse` reads the YAML (slow
 from __future__ import annotations
 
 DEFAULT_SESSION_TTL = 8 * 3600
+MAX_SESSION_TTL = 365 * 86400
 BUILTIN_PROTECTED = (".orchestration/**", ".paw/instructions/**", ".git/**")
 _DURATION = r"(\d+(?:\.\d+)?)\s*(s|sec|secs|seconds?|m|min|mins|minutes?|h|hours?|d|days?)?"
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
@@ -28,7 +29,7 @@ class Governance:
         "tool_defaults",
         "confine_writable",
         "claims_remote",
-        "ship_endpoint",
+        "trace_endpoint",
     )
 
     def __init__(
@@ -45,7 +46,7 @@ class Governance:
         tool_defaults: dict[str, dict[str, object]] | None = None,
         confine_writable: list[str] | None = None,
         claims_remote: str | None = None,
-        ship_endpoint: str | None = None,
+        trace_endpoint: str | None = None,
     ) -> None:
         self.approval_required = approval_required
         self.intent_sharing = intent_sharing
@@ -60,9 +61,9 @@ class Governance:
         self.confine_writable = list(confine_writable or [])
         """Trees outside the scope a confined shell may write (package caches, build outputs)."""
         self.claims_remote = claims_remote
-        """The git remote intent claims go through (DESIGN §12); None: claims are off."""
-        self.ship_endpoint = ship_endpoint
-        """``trace ship``'s endpoint when neither ``--endpoint`` nor OTEL_* names one."""
+        """The git remote intent claims go through (``claims: remote:``; None: claims off)."""
+        self.trace_endpoint = trace_endpoint
+        """Where ``trace ship`` sends the ledger by default (``trace: ship: endpoint:``)."""
 
     def to_dict(self) -> dict[str, object]:
         return {name: getattr(self, name) for name in self.__slots__}

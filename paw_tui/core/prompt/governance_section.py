@@ -78,8 +78,11 @@ def render_governance_section(
                 "Ask a human to add or reopen one."
             )
         else:
-            lines.append("Selectable intents (call select_active_intent with one id):")
+            from paw_tui.core.handshake.names import SELECT_TOOL, client_tool_name
             from paw_tui.core.handshake.reach import handshake_hint
+
+            select = client_tool_name(client, SELECT_TOOL)
+            lines.append(f"Selectable intents (call {select} with one id):")
 
             hint = handshake_hint(client)
             if hint:

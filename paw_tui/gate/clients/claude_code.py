@@ -62,7 +62,9 @@ IGNORED_EVENTS = frozenset(
 MAX_OUTPUT = 9500  # Claude Code caps hook output strings at 10,000 characters
 
 
-def parse(payload: dict[str, object], event_override: str | None = None) -> GateEvent | None:
+def parse(
+    payload: dict[str, object], event_override: str | None = None, client: str = NAME
+) -> GateEvent | None:
     """The internal event; None for an event we deliberately ignore; PayloadError when the
     payload cannot be trusted."""
     name = event_override or payload.get("hook_event_name")
@@ -77,7 +79,7 @@ def parse(payload: dict[str, object], event_override: str | None = None) -> Gate
     if not isinstance(session_id, str) or not session_id.strip():
         raise PayloadError("the payload has no session_id")
     cwd = checked_cwd(payload)
-    event = GateEvent(kind, NAME, session_id, cwd=cwd)
+    event = GateEvent(kind, client, session_id, cwd=cwd)
     if kind in (PRE_TOOL, POST_TOOL):
         _read_tool_call(payload, event)
     elif kind == PROMPT:

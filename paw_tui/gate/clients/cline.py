@@ -150,8 +150,8 @@ def _read_tool_call(payload: dict[str, object], event: GateEvent) -> GateEvent:
         inner = _common.tool_arguments(arguments.get("arguments"), MCP_TOOL, "arguments")
         return _common.set_tool(event, _common.mcp_tool(server, name), inner, call_id)
     if tool == RUN_COMMANDS:
-        script = _commands_script(typed if typed is not None else arguments.get("commands"))
-        return _common.set_tool(event, tool, {**arguments, "commands": script}, call_id)
+        lines = _command_lines(typed if typed is not None else arguments.get("commands"))
+        return _common.set_tool(event, tool, {**arguments, "commands": lines}, call_id)
     if tool == APPLY_PATCH:
         body = typed if isinstance(typed, str) else arguments.get("input")
         # the catalogue reads an apply_patch body from 'command' (Codex's spelling)
@@ -170,10 +170,11 @@ def _sdk_mcp_tool(tool: str) -> tuple[str, str] | None:
     return (server, name) if separator and server and name else None
 
 
-def _commands_script(value: object) -> str:
-    """``run_commands``' commands as one shell script the gate's parser reads: a string as is;
-    a list (or its JSON text, as ``parameters`` carries it) one command per line, each in a
-    subshell so that a ``cd`` in one does not move the next (Cline runs them one by one)."""
+def _command_lines(value: object) -> list[str]:
+    """``run_commands``' commands, each a command line the gate analyses on its own (Cline
+    runs them one by one): a string as is; a list (or its JSON text, as ``parameters`` carries
+    it) one per entry. Never joined into one script: a here-document opened in one entry
+    would hide the next ones from the parser, while Cline runs them."""
     if isinstance(value, dict):
         value = value.get("commands", value.get("command", value.get("cmd")))
     if isinstance(value, str) and value.lstrip().startswith("["):
@@ -182,13 +183,12 @@ def _commands_script(value: object) -> str:
         except ValueError:
             raise PayloadError("the commands of run_commands are not valid JSON") from None
     if isinstance(value, str) and value.strip():
-        return value
+        return [value]
     if isinstance(value, dict):
         value = [value]
     if not isinstance(value, list) or not value:
         raise PayloadError("run_commands has no command to run")
-    lines = [_command_line(item) for item in value]
-    return lines[0] if len(lines) == 1 else "\n".join(f"( {line}\n)" for line in lines)
+    return [_command_line(item) for item in value]
 
 
 def _command_line(item: object) -> str:
@@ -235,8 +235,13 @@ def refusable(tool: str | None) -> bool:
         return False
     if tool.startswith(_common.MCP_PREFIX):
         return any(named(tool, own) for own in _common.PAW_TOOLS)
-    entry = catalogue().get(tool)
-    return entry is not None and NAME in entry.clients and entry.kind in (FILE, PATCH, SHELL)
+    known = catalogue()
+    entry = known.get(tool, NAME)
+    return (
+        entry is not None
+        and known.classified_for(tool, NAME)
+        and entry.kind in (FILE, PATCH, SHELL)
+    )
 
 
 def render(event: GateEvent, decision: Decision) -> Answer:

@@ -45,10 +45,9 @@ def parse(payload: dict[str, object], event_override: str | None = None) -> Gate
     if name == "UserPromptSubmit" and not payload.get("prompt"):
         if not payload.get("submitted_prompt"):
             return None  # a model request after a tool result, not the person's prompt
-    event = claude_code.parse(payload, event_override)
+    event = claude_code.parse(payload, event_override, client=NAME)
     if event is None:
         return None
-    event.client = NAME
     if event.tool == SHELL_TOOL:
         directory = event.tool_input.get(SHELL_DIRECTORY)
         if directory is not None and not isinstance(directory, str):
