@@ -79,14 +79,20 @@ def _patch_files(tool: str, body: str) -> list[str]:
 
 
 def _patch_through_shell(event: GateEvent, command: str) -> None:
-    """``apply_patch <<'EOF'`` through a shell: the patch's files are checked too."""
-    if "apply_patch" not in command:
+    """``apply_patch <<'EOF'`` through a shell (Codex applies it itself): its files are
+    checked too, relative to a ``cd DIR &&`` before it."""
+    if "apply_patch" not in command and "applypatch" not in command:
         return
-    from paw_tui.gate.patch import patch_in_heredoc
+    from paw_tui.gate.patch import PatchError
+    from paw_tui.gate.patch_shell import shell_patch_paths
 
-    body = patch_in_heredoc(command)
-    if body is not None:
-        event.paths = _patch_files(event.tool or "shell", body)
+    tool = event.tool or "shell"
+    try:
+        paths = shell_patch_paths(command)
+    except PatchError as error:
+        raise PayloadError(f"the patch of {tool} cannot be read ({error})") from None
+    if paths is not None:
+        event.paths = [checked_path(path, f"a file of the patch of {tool}") for path in paths]
 
 
 def text_fields(tool: str) -> frozenset[str]:
