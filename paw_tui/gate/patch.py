@@ -43,6 +43,8 @@ directory, absolute, with ``..``: Codex accepts all three); the caller resolves 
 
 from __future__ import annotations
 
+import os
+
 BEGIN = "*** Begin Patch"
 END = "*** End Patch"
 ADD = "*** Add File: "
@@ -239,11 +241,17 @@ def _chunk(lines: list[str], index: int, hunk: Hunk) -> int:
 
 
 def patch_paths(body: str) -> list[str]:
-    """Every path the patch creates, changes, deletes or moves to, in order, once each."""
+    """Every path the patch creates, changes, deletes or moves to, in order, once each.
+
+    Where ``\\`` is no separator (POSIX), a path holding one is refused: the gate reads it as
+    a separator (DESIGN §5), Codex as part of a file name, so they would name different files.
+    """
     found: list[str] = []
     for hunk in parse_patch(body):
         for path in (hunk.path, hunk.move_to):
             if path is not None and path not in found:
+                if "\\" in path and os.sep == "/":
+                    raise PatchError(f"'{path}' holds a backslash, part of a file name here")
                 found.append(path)
     if not found:
         raise PatchError("the patch names no file")

@@ -161,3 +161,12 @@ def test_what_codex_reads_as_context_is_not_a_file(wsroot: Path) -> None:
     body = BEGIN + UPDATE + f" *** Add File: {TARGET}\n" + END
     assert_allowed(codex_call(wsroot, "apply_patch", body))
     assert records(wsroot)[-1]["paths"] == ["src/auth/login.py"]
+
+
+def test_a_backslash_in_a_patch_path_is_denied(wsroot: Path) -> None:
+    """To the gate ``\\`` separates (``src\\auth\\x.py`` is in scope); to Codex on Linux it is
+    part of one file name, written at the root, out of scope."""
+    selected(wsroot, "INT-001")
+    body = BEGIN + "*** Add File: src\\auth\\x.py\n+x\n" + END
+    reason = assert_denied(codex_call(wsroot, "apply_patch", body))
+    assert "backslash" in reason, reason
