@@ -1,5 +1,5 @@
 """Codex's ``apply_patch`` grammar as the gate reads it, case by case against what the real
-Codex 0.169.0 did with the same text (``tests/data/codex/patch_grammar.json``, recorded from
+Codex 0.169.0 did with the same text (``tests/data/codex_patch_grammar.json``, recorded from
 the binary and re-checked against it by ``tests/realclients/test_codex_patch_grammar.py``).
 
 A patch Codex refuses is refused; a patch it applies is read into the same files, in the same
@@ -18,7 +18,7 @@ import pytest
 from paw_tui.gate.patch import PatchError, parse_patch, patch_paths
 from paw_tui.gate.patch_shell import shell_patch, shell_patch_paths
 
-DATA = Path(__file__).resolve().parent.parent / "data" / "codex" / "patch_grammar.json"
+DATA = Path(__file__).resolve().parent.parent / "data" / "codex_patch_grammar.json"
 CASES: list[dict[str, Any]] = json.loads(DATA.read_text(encoding="utf-8"))["cases"]
 
 

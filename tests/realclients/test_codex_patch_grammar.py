@@ -1,6 +1,6 @@
 """Codex's patch grammar, from the real Codex 0.169.0: what the gate reads is what Codex applies.
 
-1. Every case of ``tests/data/codex/patch_grammar.json`` run through the binary's own patch
+1. Every case of ``tests/data/codex_patch_grammar.json`` run through the binary's own patch
    applier (``codex --codex-run-as-apply-patch PATCH``, the code its ``apply_patch`` tool
    runs): Codex still applies, refuses or fails each one as recorded, with the files recorded
    (the gate's side of the same cases: ``tests/clients/test_codex_patch_grammar.py``).
@@ -32,7 +32,7 @@ from .test_paw_codex import BLOCKED, KEY, InstallingDriver
 
 pytestmark = pytest.mark.realclient
 
-DATA = Path(__file__).resolve().parent.parent / "data" / "codex" / "patch_grammar.json"
+DATA = Path(__file__).resolve().parent.parent / "data" / "codex_patch_grammar.json"
 CASES: list[dict[str, Any]] = json.loads(DATA.read_text(encoding="utf-8"))["cases"]
 
 

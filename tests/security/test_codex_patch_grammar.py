@@ -4,7 +4,7 @@ Codex has no kernel boundary and drift detection does not bracket a patch (the `
 tool is not a shell call, and a patch sent through the shell is applied by Codex itself, with
 no PostToolUse), so the gate's reading of the patch is the only check: every file Codex would
 write must be one the gate names. Each way below was found against the real Codex 0.169.0
-(``tests/data/codex/patch_grammar.json``; end to end in
+(``tests/data/codex_patch_grammar.json``; end to end in
 ``tests/realclients/test_codex_patch_grammar.py``). INT-001 owns ``src/auth/**`` and
 ``tests/auth/**``.
 """
