@@ -205,24 +205,19 @@ def test_no_patch_hides_an_out_of_scope_file_from_the_gate(
     (mutation,) = [r for r in records if r["event"] == "mutation"]
     assert (mutation["tool"], mutation["paths"]) == ("apply_patch", ["src/m.py"])
     assert mutation["ranges"] == [{"start_line": 3, "end_line": 4}]
-    exported = subprocess.run(
-        [PAW, "trace", "export", "--format", "agent-trace"],
-        cwd=root,
-        env={**os.environ, **env},
-        capture_output=True,
-        text=True,
-    )
-    assert exported.returncode == 0, exported.stderr
-    (trace,) = [json.loads(line) for line in exported.stdout.splitlines() if line.strip()]
+    exported = _paw(root, env, "trace", "export", "--format", "agent-trace")
+    (trace,) = [json.loads(line) for line in exported.splitlines() if line.strip()]
     assert trace["files"][0]["conversations"][0]["ranges"] == mutation["ranges"]
-    verify = subprocess.run(
-        [PAW, "trace", "verify"],
-        cwd=root,
-        env={**os.environ, **env},
-        capture_output=True,
-        text=True,
+    _paw(root, env, "trace", "verify")
+
+
+def _paw(root: Path, env: dict[str, str], *argv: str) -> str:
+    """``paw-tui ARGV`` in the workspace; its output, once it succeeded."""
+    done = subprocess.run(
+        [PAW, *argv], cwd=root, env={**os.environ, **env}, capture_output=True, text=True
     )
-    assert verify.returncode == 0, verify.stdout + verify.stderr
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
 
 
 def test_without_the_gate_codex_writes_every_hidden_file(tmp_path: Path) -> None:
