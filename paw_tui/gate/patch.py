@@ -27,9 +27,9 @@ a patch hide a file from the gate. The rules, as observed:
 - An Add File's content is the run of lines starting with ``+`` (untrimmed) after it.
 - An Update File may be followed by ``*** Move to: path`` (untrimmed at its start, trailing
   whitespace dropped), then by chunks. Between chunks, empty lines are skipped (not lines of
-  whitespace: those are read as a chunk's lines); a line that
-  *starts* (untrimmed) with a hunk header, or reads ``*** End Patch`` once its trailing
-  whitespace is dropped, ends the Update. A chunk starts with ``@@`` or ``@@ context`` (the
+  whitespace: those are read as a chunk's lines); a line that *starts* (untrimmed) with a
+  hunk header, or reads ``*** End Patch`` once its trailing whitespace is dropped, ends the
+  Update. A chunk starts with ``@@`` or ``@@ context`` (the
   first may omit it); its lines start with `` ``, ``+`` or ``-``, or are empty; ``*** End of
   File`` (trailing whitespace dropped) ends it; any other line ends it too, or is an error as
   its first line.
@@ -37,7 +37,7 @@ a patch hide a file from the gate. The rules, as observed:
   indents a header too; ``\\x1c``-``\\x1f``, which Python's ``strip`` also removes, do not).
 
 A body Codex would refuse is refused (the call is denied): a patch the gate cannot read the
-way Codex does cannot be checked. Paths are kept exactly as written (relative to the working
+way Codex does cannot be checked; so is one over :data:`MAX_PATCH` characters. Paths are kept exactly as written (relative to the working
 directory, absolute, with ``..``: Codex accepts all three); the caller resolves and checks them.
 """
 
@@ -62,6 +62,10 @@ RUST_WHITESPACE = (
 """Rust's ``char::is_whitespace`` (Unicode White_Space), what Codex's ``trim`` removes."""
 
 ADDED, DELETED, UPDATED = "add", "delete", "update"
+MAX_PATCH = 1 << 20
+"""Characters of a patch the gate reads, at most: reading is linear, but a hostile patch of
+one-line chunks costs a few microseconds a line, and the answer must come well within the
+client's hook timeout. A model's patch is far smaller; a larger one is refused (split it)."""
 
 
 class PatchError(ValueError):
@@ -142,7 +146,13 @@ def _body_lines(body: str) -> list[str]:
 
 
 def parse_patch(body: str) -> list[Hunk]:
-    """The hunks of ``body`` in order, or PatchError where Codex would refuse it."""
+    """The hunks of ``body`` in order, or PatchError where Codex would refuse it (or it is
+    longer than :data:`MAX_PATCH`)."""
+    if len(body) > MAX_PATCH:
+        raise PatchError(
+            f"the patch holds {len(body):,} characters, more than the {MAX_PATCH:,} the gate "
+            "reads; send it as several smaller patches"
+        )
     lines = _body_lines(body)
     hunks: list[Hunk] = []
     index, count = 0, len(lines)
@@ -150,7 +160,7 @@ def parse_patch(body: str) -> list[Hunk]:
         number = index + 2  # the patch's own line number (Begin is line 1)
         head = _trim(lines[index])
         if head == END:
-            if any(_trim(line) for line in lines[index + 1 :]):
+            if any(_trim(lines[rest]) for rest in range(index + 1, count)):
                 raise PatchError(f"the last line of the patch must be '{END}'")
             break
         if head.startswith(ADD):
@@ -213,14 +223,15 @@ def _chunk(lines: list[str], index: int, hunk: Hunk) -> int:
     else:
         chunk = Chunk(None)
     parsed = 0
-    for line in lines[index:]:
-        if _trim_end(line) == END_OF_FILE:
+    for position in range(index, len(lines)):  # by index: a slice per chunk is quadratic
+        line = lines[position]
+        mark = line[:1]
+        if mark == "*" and _trim_end(line) == END_OF_FILE:
             if not parsed:
                 break
             chunk.end_of_file = True
             parsed += 1
             break
-        mark = line[:1]
         if mark in ("", " "):
             chunk.new.append(line[1:])
         elif mark == "+":
@@ -246,13 +257,13 @@ def patch_paths(body: str) -> list[str]:
     Where ``\\`` is no separator (POSIX), a path holding one is refused: the gate reads it as
     a separator (DESIGN §5), Codex as part of a file name, so they would name different files.
     """
-    found: list[str] = []
+    found: dict[str, None] = {}  # ordered, and a set: a patch may name many files
     for hunk in parse_patch(body):
         for path in (hunk.path, hunk.move_to):
             if path is not None and path not in found:
                 if "\\" in path and os.sep == "/":
                     raise PatchError(f"'{path}' holds a backslash, part of a file name here")
-                found.append(path)
+                found[path] = None
     if not found:
         raise PatchError("the patch names no file")
-    return found
+    return list(found)

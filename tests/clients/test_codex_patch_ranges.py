@@ -124,3 +124,19 @@ def test_the_agent_trace_export_attributes_a_patch_s_lines(root: Path, run_cli: 
     (conversation,) = file["conversations"]
     assert conversation["ranges"] == [{"start_line": 1, "end_line": 2}]
     assert exported["metadata"]["dev.paw-tui"]["ranges_known"] is True
+
+
+def test_a_search_that_would_cost_too_much_leaves_the_ranges_out() -> None:
+    """Thousands of chunks hunting a run that is nowhere in a long file of identical lines:
+    the search stops at its budget (a hostile patch cannot tie up the hook) and the ranges are
+    unknown, not guessed."""
+    from paw_tui.gate.patch_ranges import BUDGET, patch_ranges
+
+    run = " x\n" * 40 + "+y\n"
+    chunks = "".join(f"@@\n{run}" for _ in range(2000))
+    body = f"*** Begin Patch\n*** Update File: f.txt\n{chunks}*** End Patch\n"
+    text = "x\n" * 60_000
+    assert 2000 * 60_000 > BUDGET
+    assert patch_ranges(body, "f.txt", text) is None
+    small = "*** Begin Patch\n*** Update File: f.txt\n@@\n x\n+y\n*** End Patch\n"
+    assert patch_ranges(small, "f.txt", "x\ny\nx\n") == [{"start_line": 2, "end_line": 2}]

@@ -170,3 +170,16 @@ def test_a_backslash_in_a_patch_path_is_denied(wsroot: Path) -> None:
     body = BEGIN + "*** Add File: src\\auth\\x.py\n+x\n" + END
     reason = assert_denied(codex_call(wsroot, "apply_patch", body))
     assert "backslash" in reason, reason
+
+
+def test_a_patch_too_long_to_read_in_time_is_denied(wsroot: Path) -> None:
+    """Reading is linear, but a hostile patch of one-line chunks costs microseconds a line:
+    past MAX_PATCH characters the gate refuses it rather than answer after the client's hook
+    timeout (when the client runs the tool anyway)."""
+    from paw_tui.gate.patch import MAX_PATCH
+
+    selected(wsroot, "INT-001")
+    chunks = "@@\n+y\n" * (MAX_PATCH // 6 + 1)
+    body = BEGIN + "*** Update File: src/auth/login.py\n" + chunks + " " + HIDDEN + END
+    reason = assert_denied(codex_call(wsroot, "apply_patch", body))
+    assert "smaller patches" in reason, reason
