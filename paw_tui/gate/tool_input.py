@@ -10,6 +10,8 @@ string ``command`` field as its command; its path-like strings are found later
 
 from __future__ import annotations
 
+import os
+
 from paw_tui.core.policy import catalogue as catalogued
 from paw_tui.core.policy.catalogue import catalogue
 from paw_tui.gate.events import PayloadError, checked_path
@@ -92,6 +94,9 @@ def _patch_through_shell(event: GateEvent, command: str) -> None:
     except PatchError as error:
         raise PayloadError(f"the patch of {tool} cannot be read ({error})") from None
     if paths is not None:
+        if event.command_cwd:  # the shell runs there (Codex sends its workdir as the cwd)
+            directory = os.path.expanduser(event.command_cwd)
+            paths = [os.path.join(directory, path) for path in paths]
         event.paths = [checked_path(path, f"a file of the patch of {tool}") for path in paths]
 
 

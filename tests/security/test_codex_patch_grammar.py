@@ -11,6 +11,7 @@ write must be one the gate names. Each way below was found against the real Code
 
 from __future__ import annotations
 
+import json
 import uuid
 from pathlib import Path
 
@@ -183,3 +184,24 @@ def test_a_patch_too_long_to_read_in_time_is_denied(wsroot: Path) -> None:
     body = BEGIN + "*** Update File: src/auth/login.py\n" + chunks + " " + HIDDEN + END
     reason = assert_denied(codex_call(wsroot, "apply_patch", body))
     assert "smaller patches" in reason, reason
+
+
+def test_a_patch_through_a_shell_tool_s_directory_field_is_placed_there(wsroot: Path) -> None:
+    """A shell tool with a working-directory field (Gemini's ``dir_path``): the heredoc's
+    paths are relative to it, not to the payload's cwd."""
+    selected(wsroot, "INT-001")
+    command = "apply_patch <<'EOF'\n" + BEGIN + "*** Add File: src/auth/x.py\n+x\n" + END + "EOF\n"
+    payload = {
+        "session_id": SESSION,
+        "transcript_path": "/home/dev/.gemini/tmp/ws/chats/session.jsonl",
+        "cwd": str(wsroot),
+        "hook_event_name": "BeforeTool",
+        "timestamp": "2026-11-24T04:11:54.247Z",
+        "tool_name": "run_shell_command",
+        "tool_input": {"command": command, "dir_path": ".orchestration"},
+    }
+    answer = gate(payload, client="gemini-cli")  # Gemini's deny: exit 0, the decision in JSON
+    assert answer.code == 0, answer.err
+    decision = json.loads(answer.out)
+    assert decision["decision"] == "deny", decision
+    assert ".orchestration/src/auth/x.py" in decision["reason"], decision
