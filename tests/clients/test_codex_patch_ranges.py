@@ -137,6 +137,7 @@ def test_a_search_that_would_cost_too_much_leaves_the_ranges_out() -> None:
     body = f"*** Begin Patch\n*** Update File: f.txt\n{chunks}*** End Patch\n"
     text = "x\n" * 60_000
     assert 2000 * 60_000 > BUDGET
-    assert patch_ranges(body, "f.txt", text) is None
+    assert patch_ranges(body, lambda path: path == "f.txt", text) is None
     small = "*** Begin Patch\n*** Update File: f.txt\n@@\n x\n+y\n*** End Patch\n"
-    assert patch_ranges(small, "f.txt", "x\ny\nx\n") == [{"start_line": 2, "end_line": 2}]
+    found = patch_ranges(small, lambda path: path == "f.txt", "x\ny\nx\n")
+    assert found == [{"start_line": 2, "end_line": 2}]
