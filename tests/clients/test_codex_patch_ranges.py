@@ -141,3 +141,29 @@ def test_a_search_that_would_cost_too_much_leaves_the_ranges_out() -> None:
     small = "*** Begin Patch\n*** Update File: f.txt\n@@\n x\n+y\n*** End Patch\n"
     found = patch_ranges(small, lambda path: path == "f.txt", "x\ny\nx\n")
     assert found == [{"start_line": 2, "end_line": 2}]
+
+
+def test_vs_code_s_apply_patch_with_absolute_paths_gets_the_same_ranges(root: Path) -> None:
+    """VS Code's agent took Codex's patch tool (``input``), naming files by absolute path:
+    a hunk is matched to the recorded file by where it resolves, not by its spelling."""
+    from docpayloads import payload
+
+    selected = gate(codex("pre_tool_use_mcp_select", root, intent_id="INT-001"), client="codex")
+    assert selected.code == 0, selected.err
+    (root / "src" / "auth").mkdir(parents=True)
+    (root / "src" / "auth" / "jwt.py").write_text("a\nB\nc\n", encoding="utf-8")
+    patch = (
+        f"*** Begin Patch\n*** Update File: {root}/src/auth/jwt.py\n@@\n a\n-b\n+B\n*** End Patch\n"
+    )
+    post = payload(
+        "vscode",
+        "pre_tool_use_apply_patch",
+        root,
+        hook_event_name="PostToolUse",
+        session_id=codex("pre_tool_use_mcp_select", root)["session_id"],
+        tool_input={"input": patch, "explanation": "edit"},
+    )
+    assert gate(post, client="vscode").code == 0
+    (record,) = [r for r in records(root) if r["event"] == "mutation"]
+    assert (record["tool"], record["paths"]) == ("apply_patch", ["src/auth/jwt.py"])
+    assert record["ranges"] == [{"start_line": 2, "end_line": 2}]
