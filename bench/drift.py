@@ -11,7 +11,11 @@ times, all in the same rounds, interleaved, the median (and min) of ``--runs`` r
   rewrote a protected file (restored);
 
 for two scopes, one owning ~10% of the tree and one owning all of it but the protected
-paths (``.git`` and ``node_modules`` skipped, ``.git/config`` and ``.git/hooks`` pinned),
+paths (``.git`` and ``node_modules`` skipped), each twice, with the pins of ``.git`` the gate
+used to take (``.git/config`` and ``.git/hooks``) and with those it takes now (everything
+that makes git run a program or read another repository, in each of the repository's
+``--submodules`` submodule and ``--worktrees`` linked-worktree git directories:
+:func:`paw_tui.core.confine.drift_git.git_pins`),
 and the wall time of shell commands spawned the way agents spawn them
 (``bash -c 'ls >/dev/null'``, ``bash -c 'git status >/dev/null'`` in the repository,
 ``python3 -c pass`` as found on PATH, and this interpreter ``-c pass``), printing each side
@@ -22,7 +26,8 @@ as a ratio of those. Then a breakdown of where the time goes (raw ``scandir``, r
 Figures are in-process: a hook also pays its interpreter start and imports (the drift
 modules import in about 1.5 ms from bytecode).
 
-    python bench/drift.py [--files 10000] [--runs 21] [--keep DIR]
+    python bench/drift.py [--files 10000] [--submodules 4] [--worktrees 2] [--runs 21]
+                          [--keep DIR]
 """
 
 from __future__ import annotations
@@ -41,6 +46,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from paw_tui.core.confine.drift import Drift, Snapshot, compare, restore, take_snapshot
+from paw_tui.core.confine.drift_git import covered, git_pins
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -48,11 +54,11 @@ if TYPE_CHECKING:
 
 PROTECTED_FILES = {".claude/settings.json", ".mcp.json", ".gemini/settings.json", ".git/config"}
 PROTECTED_DIRS = (".codex", ".git/hooks", ".paw")
-PINNED = (".git/config", ".git/hooks")
+OLD_PINS = (".git/config", ".git/hooks")
 TOPS = ("src", "tests", "docs", "lib", "tools")
 
 
-def build(root: str, files: int, seed: int = 7) -> None:
+def build(root: str, files: int, submodules: int, worktrees: int, seed: int = 7) -> None:
     """A realistic repository under ``root``; ``files`` working-tree files."""
     rng = random.Random(seed)
     dirs: list[str] = []
@@ -99,6 +105,16 @@ def build(root: str, files: int, seed: int = 7) -> None:
     subprocess.run([*git, "-C", root, "add", "-A"], check=True)
     subprocess.run([*git, "-C", root, "commit", "-q", "-m", "bench"], check=True)
     subprocess.run(["git", "-C", root, "config", "gc.auto", "0"], check=True)  # objects stay loose
+    for index in range(submodules):  # a submodule's git directory and its checkout's .git file
+        checkout = os.path.join(root, "vendor", f"sub{index}")
+        git_dir = os.path.join(root, ".git", "modules", f"sub{index}")
+        os.makedirs(os.path.dirname(git_dir), exist_ok=True)
+        subprocess.run(["git", "init", "-q", f"--separate-git-dir={git_dir}", checkout], check=True)
+        worktree = os.path.relpath(checkout, git_dir)
+        subprocess.run(["git", "-C", checkout, "config", "core.worktree", worktree], check=True)
+    for index in range(worktrees):
+        where = os.path.join(os.path.dirname(root), f"worktree{index}")
+        subprocess.run([*git, "-C", root, "worktree", "add", "-q", where], check=True)
 
 
 def restorable(path: str) -> bool:
@@ -111,7 +127,7 @@ def restorable(path: str) -> bool:
 
 
 def skip_dirs(path: str) -> bool:
-    return path == ".git" or path == "node_modules"
+    return path == ".git" or path == "node_modules" or path.startswith(".git/")
 
 
 class Scope:
@@ -125,12 +141,25 @@ class Scope:
         name: str,
         in_scope: Callable[[str], bool],
         owned_dirs: Callable[[str], bool],
-        restorable: Callable[[str], bool] = restorable,
+        pins: tuple[str, ...] = OLD_PINS,
     ) -> None:
         self.name = name
         self.in_scope = in_scope
         self.owned_dirs = owned_dirs
-        self.restorable = restorable
+        self.pins = pins
+        pinset = frozenset(pins)
+
+        def restorable_here(path: str) -> bool:
+            return restorable(path) or (path.startswith(".git/") and covered(path, pinset))
+
+        self.restorable = restorable_here
+
+        self.discover = False  # find the pins on each snapshot, as the gate does
+
+    def with_pins(self, pins: tuple[str, ...], label: str, discover: bool = False) -> Scope:
+        scope = Scope(f"{self.name}, {label}", self.in_scope, self.owned_dirs, pins)
+        scope.discover = discover
+        return scope
 
     def snapshot(self, root: str) -> Snapshot:
         return take_snapshot(
@@ -139,7 +168,7 @@ class Scope:
             restorable=self.restorable,
             skip_dirs=skip_dirs,
             owned_dirs=self.owned_dirs,
-            pinned=PINNED,
+            pinned=git_pins(root) if self.discover else self.pins,
             store=self.store,
         )
 
@@ -317,6 +346,7 @@ def breakdown(root: str, state: str, scope: Scope, runs: int) -> None:
         "scope callables on tracked paths": callables_only,
         f"marshal.dumps ({len(data) // 1024} KiB)": lambda: marshal.dumps(snap.dirs),
         "marshal.loads": lambda: marshal.loads(data),
+        "git_pins (the layout, on each snapshot)": lambda: git_pins(root),
         "take_snapshot alone": lambda: scope.snapshot(root),
         "dump alone": lambda: snap.dump(state),
         "load alone": lambda: Snapshot.load(state),
@@ -337,6 +367,8 @@ def breakdown(root: str, state: str, scope: Scope, runs: int) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--files", type=int, default=10_000)
+    parser.add_argument("--submodules", type=int, default=4)
+    parser.add_argument("--worktrees", type=int, default=2)
     parser.add_argument("--runs", type=int, default=21)
     parser.add_argument("--keep", help="build (or reuse) the repository in this directory")
     args = parser.parse_args()
@@ -345,17 +377,22 @@ def main() -> int:
     state = os.path.join(work, "state", "snapshot.bin")
     try:
         if not os.path.isdir(os.path.join(root, ".git")):
-            build(root, args.files)
+            build(root, args.files, args.submodules, args.worktrees)
         counts = [0, 0]
         for _, dirnames, filenames in os.walk(root):
             counts[0] += len(dirnames)
             counts[1] += len(filenames)
         print(f"repository: {counts[1]} files, {counts[0]} directories (.git included)")
         print(f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, median of {args.runs}")
-        scopes = [ten_percent(), all_but_protected()]
+        pins = git_pins(root)
+        print(f"pinned in .git: {len(OLD_PINS)} paths before, {len(pins)} now")
+        scopes = []
+        for scope in (ten_percent(), all_but_protected()):
+            scopes.append(scope.with_pins(OLD_PINS, "config+hooks"))
+            scopes.append(scope.with_pins(pins, "git pins", discover=True))
         paw = paw_matcher_scope()
         if paw is not None:
-            scopes.insert(1, paw)
+            scopes.insert(2, paw.with_pins(pins, "git pins", discover=True))
         for scope in scopes:
             scope.store = os.path.join(work, "state", "store")
         times = measure(root, state, scopes, args.runs)
@@ -367,7 +404,7 @@ def main() -> int:
         python = _median_ms(times[list(COMMANDS)[-1]])
         print()
         print(
-            f"  {'scope':<24} {'tracked':>7} {'side':<28} {'median':>7} {'min':>6}"
+            f"  {'scope':<40} {'tracked':>7} {'side':<28} {'median':>7} {'min':>6}"
             f" {'/ ls':>6} {'/ git st':>8} {'/ python':>8}"
         )
         for key, values in times.items():
@@ -376,10 +413,10 @@ def main() -> int:
             name, tracked, side = key.split("|")
             value = _median_ms(values)
             print(
-                f"  {name:<24} {tracked:>7} {side:<28} {value:7.2f} {min(values) * 1000:6.2f}"
+                f"  {name:<40} {tracked:>7} {side:<28} {value:7.2f} {min(values) * 1000:6.2f}"
                 f" {value / base:6.2f} {value / git:8.2f} {value / python:8.2f}"
             )
-        breakdown(root, state, scopes[0], args.runs)
+        breakdown(root, state, scopes[1], args.runs)
     finally:
         shutil.rmtree(work, ignore_errors=True)  # the state file, and the repository unless kept
     return 0

@@ -2,8 +2,9 @@
 
 One ``mutation`` record per file the tool wrote: the file's sha256 after the write and,
 where we know them, the line ranges the new text occupies (Write: the whole content; Edit:
-the lines ``new_string`` occupies now), for every client's file tools from the fields its
-adapter names (:mod:`paw_tui.gate.new_text`). Then ``intent_map.md`` is regenerated. Nothing here
+the lines ``new_string`` occupies now; a patch: each file's added lines,
+:mod:`paw_tui.gate.patch_ranges`), for every client's file tools from the fields its adapter
+names (:mod:`paw_tui.gate.new_text`). Then ``intent_map.md`` is regenerated. Nothing here
 blocks: the tool already ran.
 
 A shell command's files are read from the command again, from the directory it *started* in.
@@ -116,6 +117,13 @@ def _ranges_for(
     None when they are unknown; ``names_file`` says whether an edit's own path is this file."""
     if spec is None:
         return None
+    if spec.patch is not None:
+        body = tool_input.get(spec.patch)
+        if not isinstance(body, str):
+            return None
+        from paw_tui.gate.patch_ranges import patch_ranges
+
+        return patch_ranges(body, names_file, text)
     for field in spec.content:
         content = tool_input.get(field)
         if isinstance(content, str):

@@ -16,6 +16,8 @@ for every client:
 - ``edits``: the field holding a list of edits (``MultiEdit``'s ``edits``), each an object
   read with ``fragment`` and ``every``; ``edit_paths``: the fields of an edit naming its own
   file (VS Code's multi-file replacements), so only the recorded file's edits count.
+- ``patch``: the field holding an ``apply_patch`` body (Codex's): each file it adds or
+  updates gets the lines the patch left in it (:mod:`paw_tui.gate.patch_ranges`).
 
 A tool no adapter names gets no ranges (the record omits them: unknown, never invented).
 Standard library only, nothing imported: the adapters load this on the gate's hot path.
@@ -27,7 +29,7 @@ from __future__ import annotations
 class NewText:
     """The fields of one file tool's input that hold its new text (see the module doc)."""
 
-    __slots__ = ("content", "fragment", "every", "edits", "edit_paths")
+    __slots__ = ("content", "fragment", "every", "edits", "edit_paths", "patch")
 
     def __init__(
         self,
@@ -37,12 +39,14 @@ class NewText:
         every: str | None = None,
         edits: str | None = None,
         edit_paths: tuple[str, ...] = (),
+        patch: str | None = None,
     ) -> None:
         self.content = content
         self.fragment = fragment
         self.every = every
         self.edits = edits
         self.edit_paths = edit_paths
+        self.patch = patch
 
     def __repr__(self) -> str:
         named = [
@@ -59,3 +63,8 @@ def whole(*fields: str) -> NewText:
 def edit(*fields: str, every: str | None = None) -> NewText:
     """A tool that puts the text of the first of ``fields`` present into the file."""
     return NewText(fragment=fields, every=every)
+
+
+def patch(field: str) -> NewText:
+    """A tool that applies the ``apply_patch`` body in ``field``."""
+    return NewText(patch=field)

@@ -11,7 +11,8 @@ the PostToolUse context.
 Machine-owned state (the ledger, sessions, approvals, caches) is not restored: paw-tui's own
 hooks for other sessions write it while a command runs. Its integrity is the signatures'
 (:mod:`paw_tui.core.workspace.secret`). The two human-owned YAML files, the instruction and
-tool layers, every client's hook configuration, ``.git/config`` and ``.git/hooks`` are.
+tool layers, every client's hook configuration, and whatever in ``.git`` makes git run a
+program or read another repository (:mod:`paw_tui.core.confine.drift_git`) are.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import os
 import time
 
+from paw_tui.core.confine.drift_git import covered, git_pins
 from paw_tui.core.ledger import records
 from paw_tui.core.policy.scope.protect import builtin_protection
 from paw_tui.core.workspace import layout, statedir
@@ -34,15 +36,16 @@ if TYPE_CHECKING:
 DRIFT_DIR = "drift"
 STORE_DIR = "store"
 """Below :data:`DRIFT_DIR`: protected files' content, by hash (:mod:`.drift_store`)."""
-PINNED = (".git/config", ".git/hooks", layout.INTENTS, layout.GOVERNANCE)
+PINNED = (layout.INTENTS, layout.GOVERNANCE)
+"""Pinned besides ``.git``'s own (:func:`~paw_tui.core.confine.drift_git.git_pins`)."""
 SKIPPED_DIRS = frozenset({
     ".git", layout.ORCHESTRATION, "node_modules", ".venv", "venv", "__pycache__", ".tox", ".nox",
     ".mypy_cache", ".pytest_cache", ".ruff_cache",
 })  # fmt: skip
 """Never walked: git's and paw-tui's own machine state, and trees of generated files."""
 MACHINE_OWNED = (f"{layout.ORCHESTRATION}/", ".git/")
-"""Protected, but written by paw-tui or git themselves: tracked by signatures, not restored."""
-HUMAN_OWNED_INSIDE = (layout.INTENTS, layout.GOVERNANCE, ".git/config", ".git/hooks")
+"""Protected, but written by paw-tui or git themselves: tracked by signatures, not restored,
+except what is pinned there (and what lies in a pinned directory)."""
 MAX_LISTED = 200
 STALE_SECONDS = 24 * 3600
 PRUNE_EVERY = 600
@@ -63,11 +66,17 @@ def snapshot_path(root: str, session_id: str, call_id: str | None) -> str:
     return os.path.join(directory, f"{_safe(session_id)}.{_safe(call_id or 'last')}.snap")
 
 
-class _Rules:
-    """The callables drift detection asks, for one intent's checker."""
+def pinned_paths(root: str) -> tuple[str, ...]:
+    """What drift detection pins in ``root`` for a snapshot taken now."""
+    return PINNED + git_pins(root)
 
-    def __init__(self, checker: ScopeChecker, policy: Policy) -> None:
+
+class _Rules:
+    """The callables drift detection asks, for one intent's checker and the snapshot's pins."""
+
+    def __init__(self, checker: ScopeChecker, policy: Policy, pins: tuple[str, ...]) -> None:
         self.checker = checker
+        self.pins = frozenset(pins)
         self.extra_protected = bool(policy.governance.protected)
         self.excludes = [e for e in checker.scope.entries if not e.include]
         self.unders = [e.literal for e in checker.scope.entries if e.include and e.form == "under"]
@@ -76,9 +85,7 @@ class _Rules:
         return self.checker.check_relative(path).allowed
 
     def restorable(self, path: str) -> bool:
-        if path.startswith(MACHINE_OWNED) and not any(
-            path == kept or path.startswith(kept + "/") for kept in HUMAN_OWNED_INSIDE
-        ):
+        if path.startswith(MACHINE_OWNED) and not covered(path, self.pins):
             return False
         decision = self.checker.check_relative(path)
         return decision.kind == "protected" and decision.path != "."
@@ -115,7 +122,8 @@ def before_shell(state: WorkspaceState, event: GateEvent, intent_id: str) -> Non
     if boundary.available():
         extras = tuple(os.path.expanduser(path) for path in policy.governance.confine_writable)
         boundary.prepare(state.root, event.session_id, scope, extra_dirs=extras)
-    rules = _Rules(policy.checker(policy.intent(intent_id)), policy)  # type: ignore[arg-type]
+    pins = pinned_paths(state.root)
+    rules = _Rules(policy.checker(policy.intent(intent_id)), policy, pins)  # type: ignore[arg-type]
     path = snapshot_path(state.root, event.session_id, event.call_id)
     directory = os.path.dirname(path)
     os.makedirs(directory, mode=0o700, exist_ok=True)
@@ -123,7 +131,7 @@ def before_shell(state: WorkspaceState, event: GateEvent, intent_id: str) -> Non
     # snapshot holds hashes, so its cost does not grow with the intents file.
     snapshot = take_snapshot(
         state.root, in_scope=rules.in_scope, restorable=rules.restorable,
-        skip_dirs=rules.skip_dirs, owned_dirs=rules.owned_dirs, pinned=PINNED, tag=intent_id,
+        skip_dirs=rules.skip_dirs, owned_dirs=rules.owned_dirs, pinned=pins, tag=intent_id,
         store=os.path.join(directory, STORE_DIR),
     )  # fmt: skip
     _prune(directory)
@@ -181,7 +189,7 @@ def after_shell(state: WorkspaceState, event: GateEvent) -> str | None:
                 _record(state, event, before.tag or None, early_drift, early)
                 return breach_message(before.tag or "the intent", early_drift, early)
             return None
-    drift = _compare(before, state.root, _Rules(policy.checker(intent), policy))
+    drift = _compare(before, state.root, _Rules(policy.checker(intent), policy, before.pins))
     restored = restore(before, drift, state.root) if drift.protected else None
     if early_drift is not None:
         drift = _merge(early_drift, drift)
@@ -199,8 +207,15 @@ def _compare(before: Snapshot, root: str, rules: _Rules | None) -> Drift:
     from paw_tui.core.confine.drift import compare
 
     if rules is None:
+        pins = frozenset(before.pins)
+
+        def builtin_restorable(path: str) -> bool:
+            if path.startswith(MACHINE_OWNED) and not covered(path, pins):
+                return False
+            return bool(path) and builtin_protection(path) is not None
+
         return compare(
-            before, root, in_scope=lambda _path: True, restorable=_builtin_restorable,
+            before, root, in_scope=lambda _path: True, restorable=builtin_restorable,
             skip_dirs=_skip_dirs, owned_dirs=None,
         )  # fmt: skip
     return compare(
@@ -209,16 +224,13 @@ def _compare(before: Snapshot, root: str, rules: _Rules | None) -> Drift:
     )  # fmt: skip
 
 
-def _builtin_restorable(path: str) -> bool:
-    if path.startswith(MACHINE_OWNED) and not any(
-        path == kept or path.startswith(kept + "/") for kept in HUMAN_OWNED_INSIDE
-    ):
-        return False
-    return bool(path) and builtin_protection(path) is not None
-
-
 def _skip_dirs(path: str) -> bool:
-    return path in SKIPPED_DIRS or path.rpartition("/")[2] in ("node_modules", "__pycache__")
+    """Skipped trees, and every directory inside ``.git`` (only its pins are walked)."""
+    return (
+        path in SKIPPED_DIRS
+        or path.startswith(".git/")
+        or path.rpartition("/")[2] in ("node_modules", "__pycache__")
+    )
 
 
 def _merge(first: Drift, second: Drift) -> Drift:

@@ -12,6 +12,8 @@ decided (:func:`read_commands`: the call is then a shell call), and its paths fo
 
 from __future__ import annotations
 
+import os
+
 from paw_tui.core.policy import catalogue as catalogued
 from paw_tui.core.policy.catalogue import LIST_SUFFIX, catalogue
 from paw_tui.gate.events import CommandLine, PayloadError, checked_path
@@ -102,6 +104,8 @@ def read_commands(event: GateEvent) -> bool:
     entry = catalogue().get(event.tool or "", event.client)
     if entry is not None and entry.kind == catalogued.SHELL:
         return bool(event.command)
+    if entry is not None and entry.kind in (catalogued.FILE, catalogued.PATCH):
+        return False  # a client's own file or patch tool runs only its declared fields
     from paw_tui.gate import tool_paths
 
     skip = entry.text if entry is not None else frozenset()
@@ -163,11 +167,20 @@ def _patch_files(tool: str, body: str) -> list[str]:
 
 
 def _patch_through_shell(event: GateEvent, command: str) -> None:
-    """``apply_patch <<'EOF'`` through a shell: the patch's files are checked too."""
-    if "apply_patch" not in command:
+    """``apply_patch <<'EOF'`` through a shell (Codex applies it itself): its files are
+    checked too, relative to a ``cd DIR &&`` before it."""
+    if "apply_patch" not in command and "applypatch" not in command:
         return
-    from paw_tui.gate.patch import patch_in_heredoc
+    from paw_tui.gate.patch import PatchError
+    from paw_tui.gate.patch_shell import shell_patch_paths
 
-    body = patch_in_heredoc(command)
-    if body is not None:
-        event.paths += _patch_files(event.tool or "shell", body)
+    tool = event.tool or "shell"
+    try:
+        paths = shell_patch_paths(command)
+    except PatchError as error:
+        raise PayloadError(f"the patch of {tool} cannot be read ({error})") from None
+    if paths is not None:
+        if event.command_cwd:  # the shell runs there (Codex sends its workdir as the cwd)
+            directory = os.path.expanduser(event.command_cwd)
+            paths = [os.path.join(directory, path) for path in paths]
+        event.paths += [checked_path(path, f"a file of the patch of {tool}") for path in paths]

@@ -125,7 +125,7 @@ def test_the_handshake_under_codex_s_mcp_name_selects_the_intent(root: Path) -> 
     ("lines", "outside"),
     [
         (("*** Add File: src/auth/a.py", "+x", "*** Add File: docs/b.md", "+y"), "docs/b.md"),
-        (("*** Update File: src/auth/a.py", "@@", "-x", "+y", "*** Move to: old/a.py"), "old/a.py"),
+        (("*** Update File: src/auth/a.py", "*** Move to: old/a.py", "@@", "-x", "+y"), "old/a.py"),
         (("*** Delete File: README.md",), "README.md"),
     ],
     ids=["add", "move", "delete"],

@@ -5,7 +5,7 @@ workspace's file (:func:`shell_environment`) every such shell re-executes itself
 Landlock launcher, which applies the *spec* of the session (:func:`prepare`): the literal
 directories of the held intent's include patterns (the file itself for a file pattern), the
 temp directory, the terminal and ``/dev/null``, the repository's ``.git`` (so ``git add`` and
-``git commit`` work; drift detection guards ``.git/config`` and ``.git/hooks``) and the trees
+``git commit`` work; drift detection guards what in it runs programs, ``drift_git``) and the trees
 ``governance.yaml: confine: writable:`` lists. Protected paths, the state directory and
 paw-tui's own installation are never writable there, whatever the scope.
 

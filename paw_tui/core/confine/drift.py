@@ -4,7 +4,7 @@ on protected paths.
 Every shell call under an intent is bracketed. Before it (PreToolUse, one process)::
 
     snap = take_snapshot(root, in_scope=..., restorable=..., skip_dirs=..., owned_dirs=...,
-                         pinned=(".git/config", ".git/hooks"), store=state_dir + "/store")
+                         pinned=git_pins(root), store=state_dir + "/store")
     snap.dump(state_path)               # outside the workspace; atomic
 
 After it (PostToolUse, another process)::
@@ -33,7 +33,8 @@ max_restore_bytes=1 MiB, racy_ns=50 ms, tag="", store=None) -> Snapshot``
     - ``skip_dirs(dir)``: never walked (``.git``, ``node_modules``...); the directory itself
       is still tracked when out of scope.
     - ``pinned``: paths tracked even inside a skipped or owned directory, e.g.
-      ``(".git/config", ".git/hooks")`` with ``.git`` skipped. A pinned directory is always
+      ``(".git/config", ".git/hooks")`` with ``.git`` skipped (the gate's list:
+      :func:`.drift_git.git_pins`). A pinned directory is always
       walked (``skip_dirs`` / ``owned_dirs`` do not apply to it, but do below it); a missing
       pinned path is watched for creation. Pinned paths are reached through real
       directories only: a symlinked parent makes them absent. The snapshot keeps the list.
@@ -92,7 +93,8 @@ new) copied only after it changed.
 
 The code is split: :mod:`.drift_fs` (file system helpers, the seams tests wrap),
 :mod:`.drift_snapshot`, :mod:`.drift_store` (protected contents by hash),
-:mod:`.drift_compare`, :mod:`.drift_restore`.
+:mod:`.drift_compare`, :mod:`.drift_restore`; :mod:`.drift_git` says what of ``.git`` the
+gate pins.
 
 Known limits
 ------------

@@ -28,8 +28,9 @@ second name of a protected file inside a granted tree stays writable (the gate d
 such links; drift detection restores the file).
 
 The repository's ``.git`` directory is granted whole (``git add`` and ``git commit`` create
-``.git/index.lock`` and rename it, which a carved ``.git`` would forbid), so ``.git/config`` and
-``.git/hooks/`` stay writable: drift detection restores them. A ``.git`` that is a file (a
+``.git/index.lock`` and rename it, which a carved ``.git`` would forbid), so ``.git/config``,
+``.git/hooks/`` and the rest stay writable: drift detection restores what makes git run a
+program or read another repository (``drift_git``). A ``.git`` that is a file (a
 worktree) or a symlink is not granted and is reported in ``notes``.
 
 The device set (``ALWAYS_FILES``, ``ALWAYS_DIRS``): ``/dev/null``, ``/dev/zero``, ``/dev/full``,
@@ -62,7 +63,8 @@ DEFAULT_PROTECTED: tuple[str, ...] = tuple(
     path for path in (*PROTECTED_TREES, *PROTECTED_FILES) if path != ".git"
 )
 """The gate's protected set (one list, in ``protect``), less ``.git``: the boundary grants
-``.git`` whole so ``git commit`` works, and drift detection guards its config and hooks."""
+``.git`` whole so ``git commit`` works, and drift detection guards its config, hooks and the
+rest of what makes git run a program (``drift_git``)."""
 ALWAYS_FILES: tuple[str, ...] = (
     "/dev/null",
     "/dev/zero",
