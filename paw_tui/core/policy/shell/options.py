@@ -6,8 +6,11 @@ attached or in the next word (``-tDIR``, ``-t DIR``), optional values only attac
 (``-i.bak``, ``--in-place=.bak``), unambiguous long-option prefixes (``--target=D``),
 options after operands (GNU permutation) and ``--``. :func:`unwrap` strips ``sudo``,
 ``doas``, ``env``, ``nice``, ``nohup``, ``time``, ``command``, ``builtin``, ``exec``,
-``timeout``, ``stdbuf``, ``ionice``, ``setsid``, ``chronic``, ``flock`` and ``xargs``
-(whose command runs with extra arguments nobody can see) down to the command that runs.
+``timeout``, ``stdbuf``, ``ionice``, ``setsid``, ``chronic``, ``flock``, ``xargs``
+(whose command runs with extra arguments nobody can see) and the multi-call binaries
+``busybox`` and ``toybox`` (``busybox sh -c``, ``toybox cp``) down to the command that runs.
+``nohup`` and ``setsid`` stay children of the shell (the kernel boundary holds them), though
+what they start may outlive the call.
 """
 
 from __future__ import annotations
@@ -161,6 +164,10 @@ _WRAPPERS: dict[str, tuple[str, frozenset[str]]] = {
         ),
     ),
 }
+MULTICALL = frozenset({"busybox", "toybox"})
+"""Multi-call binaries: ``busybox rm -rf x`` is ``rm -rf x`` (``busybox --list`` is itself)."""
+for _name in MULTICALL:
+    _WRAPPERS[_name] = ("", _EMPTY)
 WRAPPERS = frozenset(_WRAPPERS)
 
 
@@ -190,7 +197,7 @@ def unwrap(argv: list[Field]) -> Unwrapped:
     while argv and not argv[0].dynamic:
         name = _basename(argv[0].text)
         spec = _WRAPPERS.get(name)
-        if spec is None:
+        if spec is None or (name in MULTICALL and argv[1:2] and argv[1].text.startswith("-")):
             break
         valued, long_valued = spec
         opts = getopt(argv[1:], valued=valued, long_valued=long_valued, permute=False)
