@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
 MAX_GLOB_MATCHES = 10_000
 """Paths one command's globs may match; more is refused (fail closed) rather than sampled."""
-CONTENTS_OF = frozenset({"find-delete"})
+CONTENTS_OF = frozenset({"find-delete", "git-contents"})
 DESTROYS = frozenset({"rm", "rmdir", "mv", "find-delete", "shred", "unlink"})
 """Operations whose damage drift detection cannot undo outside the protected files."""
 
@@ -47,7 +47,8 @@ class UncheckableWrite(ValueError):
 
 def _fresh_temp(target: ShellTarget, environ: Mapping[str, str]) -> bool:
     """Whether ``target`` is (or lies below) a name this command's ``mktemp`` makes, and its
-    real path, symbolic links followed, is still in a temporary directory."""
+    real path, symbolic links followed, is still that name (the template's ``X``s) right in
+    a temporary directory."""
     if not target.temp:
         return False
     from paw_tui.core.support.tempdirs import temp_directories
@@ -55,7 +56,7 @@ def _fresh_temp(target: ShellTarget, environ: Mapping[str, str]) -> bool:
     real = os.path.realpath(os.path.join(target.cwd, target.path))
     for directory in temp_directories(environ):
         prefix = os.path.realpath(directory).rstrip("/") + "/"
-        if real.startswith(prefix):
+        if real.startswith(prefix) and "XXX" in real[len(prefix) :].split("/", 1)[0]:
             return True
     return False
 

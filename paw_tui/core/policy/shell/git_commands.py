@@ -83,6 +83,9 @@ def config_carries(key: str, value: Field | None, eff: Effects, label: str) -> N
         eff.cannot_read(shown, "lets git run a transport's own command (ext::)")
     elif section == "remote" and name in ("url", "pushurl") and text.startswith("ext::"):
         eff.cannot_read(shown, "names a remote whose transport is a command (ext::)")
+    elif section == "pager" and not subsection:
+        if text.lower() not in _BOOLEANS:  # pager.<command>: on, off, or the pager to run
+            eff.carry(Carried(shown, script=Field(text)))
     elif name == "path" and section in _PROGRAM_PATHS:
         eff.carry(Carried(shown, script=Field(quote_word(text))))
     elif name in _COMMAND_NAMES:
@@ -94,7 +97,7 @@ def config_carries(key: str, value: Field | None, eff: Effects, label: str) -> N
 def _names_something(section: str, name: str, lowered: str) -> bool:
     """Whether a key's value names a command, a file or a transport."""
     return (
-        section in ("alias", "include", "includeif", "protocol", "url")
+        section in ("alias", "include", "includeif", "protocol", "url", "pager")
         or name in _COMMAND_NAMES
         or lowered in _READ_FILES
     )

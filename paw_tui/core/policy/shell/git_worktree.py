@@ -22,7 +22,7 @@ from .effects import Carried, Effects, copy_into, plain_operands
 from .expansion import Field
 from .options import getopt
 from .patches import MAX_PATCH, patch_paths
-from .results import WORKTREE
+from .results import CONTENTS, WORKTREE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -106,26 +106,29 @@ def is_revision(name: Field, cwd: str | None) -> bool:
     return any(line.endswith(suffixes) for line in packed.splitlines())
 
 
-def pathspecs(fields: list[Field], eff: Effects, cwd: str | None, subtree: bool = True) -> None:
-    """Each pathspec as the directory or file it may change (its subtree unless ``subtree``
-    is False and it is a plain name)."""
+def pathspecs(fields: list[Field], eff: Effects, probe: Probe, subtree: bool = True) -> None:
+    """Each pathspec as what it may change: a directory's contents (:data:`CONTENTS`; git
+    writes below it, its ``*`` crossing ``/``), else the file (with its subtree unless
+    ``subtree`` is False)."""
     for field in fields:
         text = field.text
         if field.dynamic:
             eff.hit(field, "git", subtree)
             continue
         if text.startswith(":"):
-            magic = _magic(text, cwd)
+            magic = _magic(text, eff.cwd)
             if magic is None:
                 whole(eff)
                 continue
             text = magic
-        plain = text == field.text
         cut = next((i for i, char in enumerate(text) if char in _GLOB), None)
         if cut is not None:
-            plain = False
             text = text[:cut].rsplit("/", 1)[0] if "/" in text[:cut] else "."
-        eff.hit(Field(text or ".", False, False), "git", subtree or not plain)
+        text = text.rstrip("/") or "/"
+        if cut is not None or text in (".", "..") or probe(text) == "d":
+            eff.hit(Field(text), CONTENTS, True)
+        else:
+            eff.hit(Field(text), "git", subtree)
 
 
 def _magic(text: str, cwd: str | None) -> str | None:
@@ -181,7 +184,7 @@ def checkout(args: list[Field], eff: Effects, probe: Probe) -> None:
         whole(eff)
     elif paths is not None:
         if paths:
-            pathspecs(paths, eff, eff.cwd)
+            pathspecs(paths, eff, probe)
         elif opts.has("p", "patch") or not positional:
             whole(eff)  # checkout -p --, or checkout -- with nothing: every file it may offer
     elif opts.has("b", "B", "orphan", "detach"):
@@ -193,12 +196,12 @@ def checkout(args: list[Field], eff: Effects, probe: Probe) -> None:
     elif len(positional) > 1:
         first = positional[0]
         rest = positional[1:] if is_revision(first, eff.cwd) else positional
-        pathspecs(rest, eff, eff.cwd)
+        pathspecs(rest, eff, probe)
     else:
         first = positional[0]
         kind = "" if first.dynamic else probe(first.text)
         if first.text == "." or (kind in ("d", "f") and not is_revision(first, eff.cwd)):
-            pathspecs([first], eff, eff.cwd)
+            pathspecs([first], eff, probe)
         else:
             whole(eff)
 
@@ -223,7 +226,7 @@ def restore(args: list[Field], eff: Effects, probe: Probe) -> None:
     if opts.has("pathspec-from-file") or (opts.has("p", "patch") and not opts.operands):
         whole(eff)
         return
-    pathspecs(opts.operands, eff, eff.cwd)
+    pathspecs(opts.operands, eff, probe)
 
 
 def reset(args: list[Field], eff: Effects, probe: Probe) -> None:
@@ -249,7 +252,7 @@ def stash(args: list[Field], eff: Effects, probe: Probe) -> None:
     if opts.has("pathspec-from-file") or not opts.operands:
         whole(eff)
     else:
-        pathspecs(opts.operands, eff, eff.cwd)
+        pathspecs(opts.operands, eff, probe)
 
 
 def clean(args: list[Field], eff: Effects, probe: Probe) -> None:
@@ -258,7 +261,7 @@ def clean(args: list[Field], eff: Effects, probe: Probe) -> None:
         return
     if opts.has("i", "interactive"):
         eff.opaque.append("git clean")
-    pathspecs(opts.operands or [Field(".")], eff, eff.cwd)
+    pathspecs(opts.operands or [Field(".")], eff, probe)
 
 
 def rm(args: list[Field], eff: Effects, probe: Probe) -> None:
@@ -267,7 +270,7 @@ def rm(args: list[Field], eff: Effects, probe: Probe) -> None:
         return
     if opts.has("pathspec-from-file"):
         whole(eff)
-    pathspecs(opts.operands, eff, eff.cwd, opts.has("r"))
+    pathspecs(opts.operands, eff, probe, opts.has("r"))
 
 
 def mv(args: list[Field], eff: Effects, probe: Probe) -> None:

@@ -14,7 +14,7 @@ import os
 from .expansion import Expander, Field
 from .nodes import LIT, CommandList, Part, Word
 from .parser import parse_word
-from .results import WORKTREE, Argv, ShellTarget
+from .results import CONTENTS, WORKTREE, Argv, ShellTarget
 from .scanner import ShellSyntaxError
 from .state import Place, merge
 from .tempfiles import MARK
@@ -38,11 +38,24 @@ _DESTRUCTIVE = frozenset(
 # operations that can make a directory (or a link to one), and those that can remove one
 _MAKES_DIRECTORIES = frozenset(
     {"mkdir", "cp", "mv", "install", "ln", "tar", "unzip", "rsync", "git", "scp", "mktemp"}
-    | {WORKTREE}
+    | {WORKTREE, CONTENTS}
     | {"editor", "patch", "find"}
 )
 _REMOVES_DIRECTORIES = frozenset(
-    {"rm", "rmdir", "mv", "find-delete", "git", "rsync", "tar", "zip", "find", "patch", WORKTREE}
+    {
+        "rm",
+        "rmdir",
+        "mv",
+        "find-delete",
+        "git",
+        "rsync",
+        "tar",
+        "zip",
+        "find",
+        "patch",
+        WORKTREE,
+        CONTENTS,
+    }
 )
 MAX_DEPTH = 16  # nested scripts and function calls followed
 MAX_STEPS = 20000  # simple commands walked (loops, calls): past it, the command is refused

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 WORKTREE = "git-worktree"
 """The ``how`` of a target standing for every file of the repository git runs in."""
+CONTENTS = "git-contents"
+"""The ``how`` of a directory whose contents git writes (a pathspec), not the directory."""
 
 
 class ShellTarget:
