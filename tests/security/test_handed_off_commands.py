@@ -81,6 +81,12 @@ DENIED: dict[str, tuple[str, str]] = {
     "systemd-run a build": ("systemd-run --user --on-active=30 make", UNSEEN),
     "systemd-run -p ExecStartPre": ("systemd-run --user -p ExecStartPre=/bin/x true", "property"),
     "systemd-run --scope is a child": ("systemd-run --user --scope rm -rf .git", ".git"),
+    "ssh to this machine": ("ssh localhost rm -rf ROOT/.git", ".git"),
+    "ssh with options after the host": ("ssh localhost -p 22 make install", UNSEEN),
+    "ssh a here-document": ("ssh localhost <<'EOF'\nmake\nEOF", UNSEEN),
+    "ssh a remote shell on stdin": ("echo make | ssh localhost", "standard input"),
+    "ssh -o ProxyCommand": ("ssh -o ProxyCommand='rm -rf .git' -N h", ".git"),
+    "ssh -F config": ("ssh -F /tmp/evil.conf -N h", "configuration"),
     "systemctl start": ("systemctl --user start evil.service", "service manager"),
     "systemctl edit": ("systemctl --user edit x.service", "service manager"),
 }
@@ -101,6 +107,31 @@ def test_a_command_handed_over_is_denied(wsroot: Path, case: tuple[str, str]) ->
 @pytest.mark.parametrize(
     "command",
     [
+        # neighbours: programs that start the command they are given, as wrappers do
+        "taskset 1 rm -rf .git",
+        "taskset -c 0 rm -rf .git",
+        "chrt -f 10 rm -rf .git",
+        "numactl -N 0 rm -rf .git",
+        "prlimit --nofile=64 rm -rf .git",
+        "setpriv --reuid=1000 rm -rf .git",
+        "unshare -r rm -rf .git",
+        "faketime '2020-01-01' rm -rf .git",
+        "fakeroot rm -rf .git",
+        "unbuffer rm -rf .git",
+        "xvfb-run -a rm -rf .git",
+        "pkexec rm -rf .git",
+        "dbus-run-session -- rm -rf .git",
+        "systemd-inhibit --why=x rm -rf .git",
+        "strace -f -o /dev/null rm -rf .git",
+        "watch -n 1 rm -rf .git",
+        "watch -x rm -rf .git",
+        "script -q -c 'rm -rf .git' /dev/null",
+        "uv run rm -rf .git",
+        "uv run --with requests rm -rf .git",
+        "poetry run rm -rf .git",
+        "pipenv run rm -rf .git",
+        "conda run -n env rm -rf .git",
+        "bundle exec rm -rf .git",
         "busybox rm -rf .git",
         "toybox rm -rf .git",
         "busybox sh -c 'rm -rf .git'",
@@ -112,12 +143,21 @@ def test_a_command_handed_over_is_denied(wsroot: Path, case: tuple[str, str]) ->
         "nohup busybox rm -rf .git",
     ],
 )
-def test_multi_call_binaries_and_detaching_wrappers_are_unwrapped(
-    wsroot: Path, command: str
-) -> None:
+def test_multi_call_binaries_and_wrappers_are_unwrapped(wsroot: Path, command: str) -> None:
     selected(wsroot, "INT-001")
     reason = assert_denied(gate(bash_call(wsroot, command)))
     assert "protected" in reason, reason
+
+
+def test_wrapped_ordinary_work_is_allowed(wsroot: Path) -> None:
+    selected(wsroot, "INT-001")
+    for command in (
+        "taskset 1 ls",
+        "uv run pytest -q",
+        "poetry run python -m pytest",
+        "watch -g ls",
+    ):
+        assert_allowed(gate(bash_call(wsroot, command)))
 
 
 def test_a_carried_write_the_parser_sees_whole_in_scope_is_allowed(wsroot: Path) -> None:

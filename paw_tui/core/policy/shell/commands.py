@@ -64,6 +64,11 @@ _READ_ONLY_WRAPPERS = frozenset(
         "env",
         "busybox",
         "toybox",
+        "taskset",
+        "chrt",
+        "numactl",
+        "unbuffer",
+        "catchsegv",
     }
 )
 _SUBSTITUTIONS = frozenset({CMDSUB, PROCSUB, PARAMX, ARITH, ARRAY})
@@ -218,14 +223,11 @@ class Commands(Record):
         extra = extra or found.extra_args
         if found.assigns or any(w not in _READ_ONLY_WRAPPERS for w in found.wrappers):
             self.read_only = False
-        for field, how in found.writes:
-            self.add_target(field, how, place)
         if found.query:
             self.record([f.text for f in fields], extra)
             return [place], [place]
         where = place if found.chdir is None else self.chdir(place, found.chdir)
-        if found.script is not None:
-            self.script(found.script, where, "flock -c")
+        self.wrapped(found, place, where)
         if not argv:
             if found.wrappers:
                 self.record([found.wrappers[-1]], extra)
@@ -253,6 +255,16 @@ class Commands(Record):
         given = _environment(where, env, found.assigns, self.child_vars)
         self.program(name, argv, where, found, extra, roots, given, stdin)
         return [place], [place]
+
+    def wrapped(self, found: Unwrapped, place: Place, where: Place) -> None:
+        """What the wrappers do themselves: files they write (``time -o``, ``flock F``,
+        ``strace -o``), a command line they run (``flock -c``, ``watch``, ``script -c``)."""
+        for field, how in found.writes:
+            self.add_target(field, how, place)
+        if found.opaque is not None:
+            self.add_opaque(found.opaque)
+        if found.script is not None:
+            self.script(found.script, where, found.wrappers[-1] + " -c")
 
     def program(
         self,

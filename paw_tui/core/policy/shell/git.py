@@ -26,116 +26,19 @@ import os
 from .effects import Carried, Effects, plain_operands, quote
 from .expansion import Field
 from .git_commands import config_carries, environment_carries
+from .git_options import parse_globals
+from .git_reads import CONFIG_READS, DIFF_LIKE, READ
 from .git_worktree import WORKTREE_HANDLERS, repository, top_from
 from .options import getopt
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
-
     from .effects import Probe
 
-_GLOBAL_VALUED = frozenset(
-    {
-        "-C",
-        "-c",
-        "--git-dir",
-        "--work-tree",
-        "--namespace",
-        "--super-prefix",
-        "--config-env",
-        "--list-cmds",
-        "--attr-source",
-    }
-)
-_GLOBAL_UNSAFE = frozenset(
-    {"-c", "--git-dir", "--work-tree", "--config-env", "--exec-path", "-p", "--paginate"}
-)
-_ELSEWHERE = ("--git-dir", "--work-tree")
 _TRANSPORTS = frozenset({"fetch", "pull", "clone", "ls-remote", "push", "archive"})
 _TRANSPORT_COMMANDS = ("--upload-pack", "--receive-pack", "--exec")
 MAX_ALIASES = 8
 """Aliases expanded in a row at most (git itself stops at a loop)."""
-_READ = frozenset(
-    {
-        "status",
-        "log",
-        "diff",
-        "show",
-        "branch",
-        "rev-parse",
-        "ls-files",
-        "blame",
-        "grep",
-        "shortlog",
-        "describe",
-        "ls-tree",
-        "cat-file",
-        "rev-list",
-        "merge-base",
-        "name-rev",
-        "show-ref",
-        "for-each-ref",
-        "count-objects",
-        "check-ignore",
-        "check-attr",
-        "reflog",
-        "remote",
-        "tag",
-        "stash",
-        "config",
-        "worktree",
-        "version",
-        "whatchanged",
-        "diff-tree",
-        "diff-files",
-        "diff-index",
-        "ls-remote",
-        "var",
-        "cherry",
-        "show-branch",
-        "annotate",
-        "range-diff",
-    }
-)
-_DIFF_LIKE = frozenset(
-    {
-        "log",
-        "diff",
-        "show",
-        "whatchanged",
-        "diff-tree",
-        "diff-files",
-        "diff-index",
-        "shortlog",
-        "range-diff",
-    }
-)
-_SIMPLE_READ = frozenset(
-    {
-        "status",
-        "rev-parse",
-        "ls-files",
-        "blame",
-        "describe",
-        "ls-tree",
-        "cat-file",
-        "rev-list",
-        "merge-base",
-        "name-rev",
-        "show-ref",
-        "for-each-ref",
-        "count-objects",
-        "check-ignore",
-        "check-attr",
-        "version",
-        "var",
-        "cherry",
-        "show-branch",
-        "annotate",
-        "ls-remote",
-    }
-)
 # writes stay inside .git, and no hook or configured program runs
 _INTERNAL = frozenset(
     {
@@ -168,82 +71,6 @@ _INTERNAL = frozenset(
         "stage",
     }
 )
-_BRANCH_LIST_VALUED = frozenset(
-    {
-        "contains",
-        "no-contains",
-        "merged",
-        "no-merged",
-        "points-at",
-        "sort",
-        "format",
-        "column",
-        "abbrev",
-    }
-)
-
-
-class _Globals:
-    __slots__ = ("index", "chdirs", "unsafe", "configs", "elsewhere")
-
-    def __init__(self) -> None:
-        self.index = 0
-        self.chdirs: list[Field] = []
-        self.unsafe: list[str] = []
-        self.configs: list[tuple[str, Field | None]] = []  # -c key[=value], --config-env
-        self.elsewhere: list[str] = []  # --git-dir, --work-tree, --exec-path=DIR
-
-
-def _globals(args: list[Field], env: Mapping[str, str | None] | None = None) -> _Globals:
-    result = _Globals()
-    index = 0
-    while index < len(args):
-        field = args[index]
-        text = field.text
-        if field.dynamic or not text.startswith("-"):
-            break
-        index += 1
-        name = text.split("=", 1)[0] if text.startswith("--") else text
-        if name in _GLOBAL_UNSAFE or (text.startswith("-c") and len(text) > 2):
-            result.unsafe.append(name[:2] if name.startswith("-c") else name)
-        if name in _ELSEWHERE or text.startswith("--exec-path="):
-            result.elsewhere.append(name)
-        if text == "-C":
-            if index < len(args):
-                result.chdirs.append(args[index])
-        elif text.startswith("-C") and not text.startswith("--"):
-            result.chdirs.append(Field(text[2:], field.dynamic))
-            continue
-        if text.startswith("-c") or name == "--config-env":
-            index = _config_option(args, index, result, env or {})
-            continue
-        if text in _GLOBAL_VALUED:
-            index += 1
-    result.index = index
-    return result
-
-
-def _config_option(
-    args: list[Field], index: int, result: _Globals, env: Mapping[str, str | None]
-) -> int:
-    """``-c key[=value]`` or ``--config-env=key=VARIABLE`` (the option at ``index - 1``):
-    the pair in ``result.configs``; returns the index after it."""
-    field = args[index - 1]
-    text = field.text
-    attached = text[2:] if text.startswith("-c") else text.partition("=")[2]
-    given = Field(attached, field.dynamic) if attached else None
-    if given is None and index < len(args):
-        given = args[index]
-        index += 1
-    if given is None:
-        return index
-    key, eq, value = given.text.partition("=")
-    if text.startswith("-c"):
-        result.configs.append((key, Field(value, given.dynamic) if eq else None))
-        return index
-    known = env.get(value) if value in env and not given.dynamic else None
-    result.configs.append((key, Field(known) if known is not None else Field("$" + value, True)))
-    return index
 
 
 def _clone(args: list[Field], eff: Effects, probe: Probe) -> None:
@@ -432,7 +259,7 @@ def git(name: str, args: list[Field], eff: Effects, probe: Probe) -> None:
 
 
 def _git(args: list[Field], eff: Effects, probe: Probe, aliases: int) -> None:
-    found = _globals(args, eff.env)
+    found = parse_globals(args, eff.env)
     for option in found.unsafe:
         eff.opaque.append("git " + option)
     if aliases == 0:
@@ -475,13 +302,13 @@ def _subcommand(command: str, rest: list[Field], eff: Effects, probe: Probe) -> 
         _HANDLERS[command](rest, eff, probe)
     elif command in WORKTREE_HANDLERS:
         WORKTREE_HANDLERS[command](rest, eff, probe)
-    elif command in _DIFF_LIKE or command in ("archive", "format-patch"):
+    elif command in DIFF_LIKE or command in ("archive", "format-patch"):
         _output(rest, eff, probe, command)
     elif command in ("grep", "difftool"):
         _pager_or_tool(command, rest, eff)
     elif command in ("daemon", "instaweb"):
         eff.cannot_read(f"git {command}", "starts a server that runs on after the call ends")
-    elif command not in _READ and command not in _INTERNAL:
+    elif command not in READ and command not in _INTERNAL:
         eff.opaque.append("git " + command)
 
 
@@ -510,19 +337,13 @@ def _alias(
     _git(before + [Field(word) for word in words] + rest, eff, probe, aliases + 1)
 
 
-_CONFIG_READS = (
-    "--get", "--get-all", "--get-regexp", "-l", "--list", "--get-urlmatch", "--get-color",
-    "--get-colorbool",
-)  # fmt: skip
-
-
 def _config(args: list[Field], eff: Effects, probe: Probe) -> None:
     """``git config`` that sets or unsets writes a config file: the repository's
     ``.git/config`` unless ``--global``, ``--system``, ``--worktree`` or ``--file`` says which.
     (Every file git reads by itself is protected or outside the workspace; one named with
     ``--file`` runs nothing until something includes it, which cannot be read.)"""
     texts = [field.text for field in args]
-    if any(text in _CONFIG_READS for text in texts) or texts[:1] in (["get"], ["list"]):
+    if any(text in CONFIG_READS for text in texts) or texts[:1] in (["get"], ["list"]):
         return
     if not [field for field in args if not field.text.startswith("-")]:
         return  # nothing to set: git prints its usage
@@ -554,9 +375,9 @@ _HANDLERS = {
     "submodule": _submodule,
 }
 _KNOWN = (
-    _READ
+    READ
     | _INTERNAL
-    | _DIFF_LIKE
+    | DIFF_LIKE
     | frozenset(_HANDLERS)
     | frozenset(WORKTREE_HANDLERS)
     | frozenset(
@@ -566,55 +387,3 @@ _KNOWN = (
     )
 )  # fmt: skip
 """git's own commands: an alias of the same name is never used."""
-
-
-def git_read_only(args: list[Field]) -> bool:
-    """Whether this git command line only reads (and runs no configured program)."""
-    found = _globals(args)
-    if found.unsafe or any(field.dynamic for field in args):
-        return False
-    if found.index >= len(args):
-        return True
-    command = args[found.index].text
-    rest = args[found.index + 1 :]
-    texts = [field.text for field in rest]
-    if command in _SIMPLE_READ:
-        return True
-    if command in _DIFF_LIKE:
-        return not any(text.startswith(("--output", "--ext-diff")) for text in texts)
-    if command == "grep":
-        return not any(text.startswith(("-O", "--open-files-in-pager")) for text in texts)
-    if command == "branch" or command == "tag":
-        opts = getopt(
-            rest,
-            valued="n" if command == "tag" else "",
-            long_valued=_BRANCH_LIST_VALUED,
-            long_optional=frozenset({"color"}),
-        )
-        allowed = set("arlvi") | {
-            "list",
-            "verbose",
-            "show-current",
-            "color",
-            "no-color",
-            "ignore-case",
-            "all",
-            "remotes",
-            "no-column",
-            "omit-empty",
-        }
-        allowed |= _BRANCH_LIST_VALUED | {"n"}
-        if any(found_name not in allowed for found_name, _ in opts.found):
-            return False
-        return not opts.operands or opts.has("l", "list")
-    if command == "stash":
-        return bool(texts) and texts[0] in ("list", "show")
-    if command == "reflog":
-        return not texts or texts[0] not in ("expire", "delete", "drop")
-    if command == "remote":
-        return not texts or texts[0] in ("-v", "--verbose", "show", "get-url")
-    if command == "worktree":
-        return texts[:1] == ["list"]
-    if command == "config":
-        return any(text in _CONFIG_READS for text in texts) or texts[:1] in (["get"], ["list"])
-    return False

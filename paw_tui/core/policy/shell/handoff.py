@@ -1,8 +1,8 @@
 """Programs that hand a command to a process outside the shell's tree, read as what they carry.
 
 A terminal multiplexer's server (:mod:`.tmux`, ``screen``), a scheduler (``at``, ``batch``,
-``crontab``) or a service manager (``systemd-run``, ``systemctl``) runs what it is given
-itself: not as a child of the shell, so outside the kernel boundary, after PostToolUse, unseen
+``crontab``), a service manager (``systemd-run``, ``systemctl``) or ``sshd`` (``ssh HOST
+CMD``, on this machine or another) runs what it is given itself: not as a child of the shell, so outside the kernel boundary, after PostToolUse, unseen
 by drift detection. Each hand-over is a :class:`~.effects.Carried` marked ``outside``: the walk
 reads it as the program will run it, and anything it cannot read whole (a file of commands,
 standard input that is not a here-document, a unit's configuration) is ``unreadable``.
@@ -301,6 +301,59 @@ def _systemctl(name: str, args: list[Field], eff: Effects, probe: Probe) -> None
     )
 
 
+# -- ssh ----------------------------------------------------------------------------------------
+
+_SSH_VALUED = "BbcDEeFIiJLlmOoPpQRSWw"
+_SSH_LOCAL = frozenset({"proxycommand", "localcommand", "knownhostscommand"})
+
+
+def _ssh(name: str, args: list[Field], eff: Effects, probe: Probe) -> None:
+    """``ssh HOST CMD``: the command runs where sshd starts it (this machine or another),
+    never as the shell's child; options may follow the host, as OpenSSH reads them."""
+    opts = getopt(args, valued=_SSH_VALUED, permute=False)
+    host = opts.operands[:1]
+    command = opts.operands[1:]
+    if host and command and command[0].text.startswith("-") and not command[0].dynamic:
+        more = getopt(command, valued=_SSH_VALUED, permute=False)
+        opts.found.extend(more.found)
+        command = more.operands
+    for option in opts.values("o"):
+        _ssh_option(option, eff)
+    config = opts.value("F")
+    if config is not None and config.text != "/dev/null":
+        eff.cannot_read(
+            "ssh -F", "would read a configuration (its ProxyCommand...) from a file", True
+        )
+    for log in opts.values("E"):
+        eff.hit(log, "ssh")
+    if not host or opts.has("N", "V", "G", "Q"):
+        return
+    label = "ssh " + host[0].text
+    if command:
+        dynamic = any(field.dynamic for field in command)
+        script = Field(" ".join(field.text for field in command), dynamic)
+        eff.carry(Carried(label, script=script, outside=True, here=False))
+    elif eff.stdin is not None:
+        eff.carry(Carried(label, script=Field(*eff.stdin), outside=True, here=False))
+    else:
+        eff.cannot_read(
+            label, "runs a remote shell that reads its commands from standard input", True
+        )
+
+
+def _ssh_option(option: Field, eff: Effects) -> None:
+    key, _, value = option.text.replace("=", " ", 1).partition(" ")
+    lowered = key.strip().lower()
+    if option.dynamic and lowered in _SSH_LOCAL | {"include", "remotecommand"}:
+        eff.cannot_read("ssh -o " + key, "is given a command known only when it runs", True)
+    elif lowered in _SSH_LOCAL:
+        eff.carry(Carried("ssh -o " + key, script=Field(value.strip())))
+    elif lowered == "remotecommand":
+        eff.carry(Carried("ssh -o " + key, script=Field(value.strip()), outside=True, here=False))
+    elif lowered == "include":
+        eff.cannot_read("ssh -o Include", "would read a configuration from a file", True)
+
+
 def _inert(name: str, args: list[Field], eff: Effects, probe: Probe) -> None:
     """Commands that hand nothing over (``atrm``): known, so not opaque."""
 
@@ -314,6 +367,7 @@ HANDOFF_HANDLERS: dict[str, Handler] = {
     "crontab": _crontab,
     "systemd-run": _systemd_run,
     "systemctl": _systemctl,
+    "ssh": _ssh,
 }
 
 

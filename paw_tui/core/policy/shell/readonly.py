@@ -154,7 +154,7 @@ def read_only_command(name: str, args: list[Field]) -> bool:
 
 
 def _git(name: str, args: list[Field]) -> bool:
-    from .git import git_read_only
+    from .git_reads import git_read_only
 
     return git_read_only(args)
 

@@ -342,6 +342,7 @@ _LAZY = {
     "crontab": "handoff",
     "systemd-run": "handoff",
     "systemctl": "handoff",
+    "ssh": "handoff",
 }
 
 
