@@ -495,3 +495,13 @@ def test_alias_expansion_is_refused() -> None:
     result = analyse("shopt -s expand_aliases\nalias x='rm -rf .git'\nx", W)
     assert result.error is not None and "expand_aliases" in result.error
     assert analyse("shopt -s nullglob; ls", W).error is None
+
+
+def test_every_worktree_command_is_read_not_left_opaque() -> None:
+    """Each subcommand the whole-tree rules know is read for what it writes: none of them is
+    left to the boundary as an opaque ``git NAME``."""
+    from paw_tui.core.policy.shell.git_reads import WORKTREE_COMMANDS
+
+    for name in sorted(WORKTREE_COMMANDS):
+        result = analyse(f"git {name} x", W, home="/home/u")
+        assert f"git {name}" not in result.opaque, (name, result)

@@ -60,10 +60,9 @@ import os
 
 from .parser import parse
 from .record import TooComplex
-from .results import Argv, ShellAnalysis, ShellTarget
+from .results import MARK, Argv, ShellAnalysis, ShellTarget
 from .scanner import ShellSyntaxError
 from .state import Place
-from .tempfiles import MARK
 from .walker import Walker
 
 TYPE_CHECKING = False

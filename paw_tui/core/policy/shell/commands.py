@@ -34,10 +34,10 @@ from .options import Unwrapped, unwrap
 from .parser import assignment, dequote, parse
 from .readonly import SAFE_WITH_ANY_ARGS, read_only_command, trusted_name
 from .record import MAX_DEPTH, MAX_STEPS, Record, TooComplex
+from .results import MARK
 from .scanner import ShellSyntaxError
 from .state import Place
 from .targets import command_effects
-from .tempfiles import MARK
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -25,10 +25,8 @@ import os
 
 from .effects import Carried, Effects, plain_operands, quote
 from .expansion import Field
-from .git_commands import config_carries, environment_carries
 from .git_options import parse_globals
-from .git_reads import CONFIG_READS, DIFF_LIKE, READ
-from .git_worktree import WORKTREE_HANDLERS, repository, top_from
+from .git_reads import CONFIG_READS, DIFF_LIKE, READ, WORKTREE_COMMANDS
 from .options import getopt
 
 TYPE_CHECKING = False
@@ -99,6 +97,8 @@ def _clone(args: list[Field], eff: Effects, probe: Probe) -> None:
         ),
     )
     for given in opts.values("c", "config"):
+        from .git_commands import config_carries
+
         key, eq, value = given.text.partition("=")
         config_carries(key, Field(value, given.dynamic) if eq else None, eff, "git clone -c")
     for command in opts.values("u", "upload-pack"):
@@ -232,6 +232,8 @@ def _elsewhere_repository(eff: Effects, chdir: Field | None) -> None:
     here = os.path.normpath(os.path.join(eff.cwd, chdir.text)) if chdir is not None else eff.cwd
     if here == eff.origin:
         return
+    from .git_worktree import repository
+
     theirs = repository(here)
     if theirs is None:
         return
@@ -251,6 +253,8 @@ def git(name: str, args: list[Field], eff: Effects, probe: Probe) -> None:
     _git(args, eff, probe, 0)
     if eff.carried and eff.cwd is not None:
         # git runs what it carries from the top of the worktree (aliases, editors, hooks)
+        from .git_worktree import top_from
+
         here = eff.cwd if eff.chdir is None else os.path.join(eff.cwd, eff.chdir.text)
         top = top_from(os.path.normpath(here))
         for carried in eff.carried:
@@ -262,13 +266,17 @@ def _git(args: list[Field], eff: Effects, probe: Probe, aliases: int) -> None:
     found = parse_globals(args, eff.env)
     for option in found.unsafe:
         eff.opaque.append("git " + option)
-    if aliases == 0:
+    if aliases == 0 and eff.env:
+        from .git_commands import environment_carries
+
         environment_carries(eff.env, eff)
     for option in found.elsewhere:
         why = "points git at a repository or programs an agent may have written"
         eff.cannot_read("git " + option, why)
     alias_values: dict[str, Field | None] = {}
     for key, value in found.configs:
+        from .git_commands import config_carries
+
         config_carries(key, value, eff, "git -c")
         if key.lower().startswith("alias.") and key.count(".") == 1:
             alias_values[key[len("alias.") :].lower()] = value
@@ -300,7 +308,9 @@ def _git(args: list[Field], eff: Effects, probe: Probe, aliases: int) -> None:
 def _subcommand(command: str, rest: list[Field], eff: Effects, probe: Probe) -> None:
     if command in _HANDLERS:
         _HANDLERS[command](rest, eff, probe)
-    elif command in WORKTREE_HANDLERS:
+    elif command in WORKTREE_COMMANDS:
+        from .git_worktree import WORKTREE_HANDLERS
+
         WORKTREE_HANDLERS[command](rest, eff, probe)
     elif command in DIFF_LIKE or command in ("archive", "format-patch"):
         _output(rest, eff, probe, command)
@@ -379,7 +389,7 @@ _KNOWN = (
     | _INTERNAL
     | DIFF_LIKE
     | frozenset(_HANDLERS)
-    | frozenset(WORKTREE_HANDLERS)
+    | WORKTREE_COMMANDS
     | frozenset(
         {"archive", "format-patch", "grep", "difftool", "daemon", "instaweb", "commit", "push",
          "pull", "fetch", "help", "hook", "mergetool", "send-email", "bundle", "bugreport",

@@ -158,3 +158,11 @@ def git_read_only(args: list[Field]) -> bool:
     if command == "config":
         return any(text in CONFIG_READS for text in texts) or texts[:1] in (["get"], ["list"])
     return False
+
+
+WORKTREE_COMMANDS = frozenset(
+    {"checkout", "switch", "restore", "reset", "stash", "clean", "rm", "mv", "read-tree",
+     "checkout-index", "merge", "pull", "am", "cherry-pick", "revert", "sparse-checkout",
+     "rebase", "apply", "merge-file", "bisect", "filter-branch"}
+)  # fmt: skip
+"""Subcommands :mod:`.git_worktree` reads for the worktree files they may rewrite."""

@@ -21,7 +21,6 @@ import os
 from .effects import Carried, Effects, copy_into, plain_operands
 from .expansion import Field
 from .options import getopt
-from .patches import MAX_PATCH, patch_paths
 from .results import CONTENTS, WORKTREE
 
 TYPE_CHECKING = False
@@ -37,6 +36,8 @@ _REVISION_NAMES = frozenset(
     {"HEAD", "@", "-", "FETCH_HEAD", "ORIG_HEAD", "MERGE_HEAD", "CHERRY_PICK_HEAD"}
 )
 _HEX = frozenset("0123456789abcdef")
+_MAX_REFS = 8 * 1024 * 1024
+"""Bytes of ``packed-refs`` read at most."""
 
 
 def whole(eff: Effects) -> None:
@@ -99,7 +100,7 @@ def is_revision(name: Field, cwd: str | None) -> bool:
         return True
     try:
         with open(os.path.join(common, "packed-refs"), "rb") as handle:
-            packed = handle.read(MAX_PATCH).decode("utf-8", "replace")
+            packed = handle.read(_MAX_REFS).decode("utf-8", "replace")
     except OSError:
         return False
     suffixes = (f" refs/heads/{text}", f" refs/tags/{text}", f"/{text}")
@@ -333,6 +334,8 @@ def rebase(args: list[Field], eff: Effects, probe: Probe) -> None:
 
 
 def apply(args: list[Field], eff: Effects, probe: Probe) -> None:
+    from .patches import patch_paths
+
     opts = getopt(
         args,
         valued="pCe",
@@ -377,6 +380,8 @@ def top_from(cwd: str | None) -> str | None:
 
 def _patch_text(source: Field, eff: Effects) -> str | None:
     """A patch's text: a file read now, or the here-document on standard input."""
+    from .patches import MAX_PATCH
+
     if source.dynamic:
         return None
     if source.text == "-":
@@ -426,7 +431,7 @@ def filter_branch(args: list[Field], eff: Effects, probe: Probe) -> None:
     whole(eff)
 
 
-WORKTREE_HANDLERS: dict[str, GitHandler] = {
+WORKTREE_HANDLERS: dict[str, GitHandler] = {  # the names: git_reads.WORKTREE_COMMANDS
     "checkout": checkout,
     "switch": switch,
     "restore": restore,

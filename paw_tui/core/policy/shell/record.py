@@ -14,10 +14,9 @@ import os
 from .expansion import Expander, Field
 from .nodes import LIT, CommandList, Part, Word
 from .parser import parse_word
-from .results import CONTENTS, WORKTREE, Argv, ShellTarget
+from .results import CONTENTS, MARK, WORKTREE, Argv, ShellTarget
 from .scanner import ShellSyntaxError
 from .state import Place, merge
-from .tempfiles import MARK
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -6,6 +6,9 @@ WORKTREE = "git-worktree"
 """The ``how`` of a target standing for every file of the repository git runs in."""
 CONTENTS = "git-contents"
 """The ``how`` of a directory whose contents git writes (a pathspec), not the directory."""
+MARK = "\ufdd0"
+"""Put before the ``X``s of a name ``mktemp`` makes (a Unicode noncharacter, no path holds
+it): how a target knows it is that name (:mod:`.tempfiles`, :attr:`ShellTarget.temp`)."""
 
 
 class ShellTarget:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from .expansion import Field, escape_pattern
 from .options import getopt
+from .results import MARK
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -25,8 +26,6 @@ if TYPE_CHECKING:
 
 DEFAULT_TEMPLATE = "tmp.XXXXXXXXXX"
 DEFAULT_DIRECTORY = "/tmp"  # $TMPDIR, usually: the gate treats both as temporary directories
-MARK = "\ufdd0"
-"""Put before the ``X``s of a name ``mktemp`` makes (a Unicode noncharacter)."""
 
 
 class TempName:
