@@ -13,17 +13,15 @@ test sends the same server straight away does run.
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
 import sys
-import time
-import uuid
 from pathlib import Path
 
 import pytest
+from tmuxkit import TmuxServer, tmux_server
 
 from .install import CLIENTS
+from .pawsetup import SOURCE_INTENT, paw_workspace
 from .recipes import shell
 from .script import Step, Text, ToolCall
 from .session import run_session
@@ -34,61 +32,17 @@ pytestmark = [
     pytest.mark.skipif(shutil.which("npm") is None, reason="npm is not installed"),
 ]
 
-INTENTS = """\
-active_intents:
-  - id: INT-001
-    name: Source work
-    status: IN_PROGRESS
-    owned_scope: ["src/**"]
-"""
-PAW = str(Path(sys.executable).parent / "paw-tui")
 PACKAGE = {"name": "ws", "version": "1.0.0", "scripts": {"test": "node src/check.js"}}
-GIT = {
-    "GIT_CONFIG_GLOBAL": os.devnull,
-    "GIT_CONFIG_NOSYSTEM": "1",
-    "GIT_AUTHOR_NAME": "agent",
-    "GIT_AUTHOR_EMAIL": "agent@example.invalid",
-    "GIT_COMMITTER_NAME": "agent",
-    "GIT_COMMITTER_EMAIL": "agent@example.invalid",
+FILES = {
+    ".orchestration/active_intents.yaml": SOURCE_INTENT,
+    ".orchestration/governance.yaml": "approval: none\n",
+    ".gitignore": "node_modules/\n",
+    "package.json": json.dumps(PACKAGE),
+    "src/a.py": "A = 1\n",
+    "src/check.js": "console.log('npm-test-ok')\n",
+    "src/test_a.py": "from a import A\n\n\ndef test_a():\n    assert A == 1\n",
+    "docs/d.md": "docs\n",
 }
-
-
-def _tmux(socket: str, *args: str) -> str:
-    done = subprocess.run(
-        ["tmux", "-L", socket, *args],
-        capture_output=True,
-        text=True,
-        timeout=30,
-        check=True,
-        env={**os.environ, "TMUX": ""},
-    )
-    return done.stdout
-
-
-def _workspace(root: Path, state: Path) -> dict[str, str]:
-    env = {"PAW_STATE_DIR": str(state), "PYTHONDONTWRITEBYTECODE": "1", **GIT}
-    for relative, text in {
-        ".orchestration/active_intents.yaml": INTENTS,
-        ".orchestration/governance.yaml": "approval: none\n",
-        ".gitignore": "node_modules/\n",
-        "package.json": json.dumps(PACKAGE),
-        "src/a.py": "A = 1\n",
-        "src/check.js": "console.log('npm-test-ok')\n",
-        "src/test_a.py": "from a import A\n\n\ndef test_a():\n    assert A == 1\n",
-        "docs/d.md": "docs\n",
-    }.items():
-        path = root / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    full = {**os.environ, **env}
-    subprocess.run(["git", "init", "-q"], cwd=root, env=full, check=True)
-    subprocess.run(["git", "add", "-A"], cwd=root, env=full, check=True)
-    subprocess.run(["git", "commit", "-qm", "start"], cwd=root, env=full, check=True)
-    done = subprocess.run(
-        [PAW, "install", "claude-code"], cwd=root, env=full, capture_output=True, text=True
-    )
-    assert done.returncode == 0, done.stderr
-    return env
 
 
 def test_everyday_work_passes_and_tmux_runs_nothing(
@@ -98,37 +52,15 @@ def test_everyday_work_passes_and_tmux_runs_nothing(
     monkeypatch.setenv("PAW_STATE_DIR", str(tmp_path / "paw-state"))
     root = (tmp_path / "ws").resolve()
     root.mkdir()
-    env = _workspace(root, tmp_path / "paw-state")
-    socket = f"paw-test-{uuid.uuid4().hex[:12]}"
-    _tmux(socket, "-f", "/dev/null", "new-session", "-d", "-s", "person", "-x", "80", "-y", "24")
-    try:
-        shown = _tmux(
-            socket, "display-message", "-p", "-t", "person", "#{socket_path},#{pid},#{session_id}"
-        )
-        path, pid, session = shown.strip().split(",")
-        env["TMUX"] = f"{path},{pid},{session.lstrip('$')}"
-        _control(root, env["TMUX"])
-        _session(key, root, tmp_path, env, socket)
-    finally:
-        subprocess.run(["tmux", "-L", socket, "kill-server"], capture_output=True, timeout=30)
+    env = paw_workspace(root, tmp_path / "paw-state", FILES, commit=True)
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    with tmux_server() as server:
+        env["TMUX"] = server.tmux_env
+        server.runs_what_it_is_handed(root.parent / "control-marker")
+        _session(key, root, tmp_path, env, server)
 
 
-def _control(root: Path, tmux_env: str) -> None:
-    """The server runs what it is handed straight through a shell with this ``TMUX``."""
-    marker = root.parent / "control-marker"
-    subprocess.run(
-        ["bash", "-c", f"tmux new-window -d 'touch {marker}'"],
-        env={**os.environ, "TMUX": tmux_env},
-        check=True,
-        timeout=30,
-    )
-    deadline = time.monotonic() + 20
-    while not marker.exists():
-        assert time.monotonic() < deadline, "the private tmux server ran nothing"
-        time.sleep(0.05)
-
-
-def _session(key: str, root: Path, tmp_path: Path, env: dict[str, str], socket: str) -> None:
+def _session(key: str, root: Path, tmp_path: Path, env: dict[str, str], server: TmuxServer) -> None:
     marker = root / "src" / "tmux-marker"
     outside = root / "docs" / "tmux-marker"
     allowed = [
@@ -161,7 +93,7 @@ def _session(key: str, root: Path, tmp_path: Path, env: dict[str, str], socket: 
         assert needle in output, (command, output)
     for command, output in zip(denied, outputs[len(allowed) :], strict=True):
         assert "paw-tui policy" in output or "Scope Violation" in output, (command, output)
-    _tmux(socket, "run-shell", "true")  # the server has run whatever it was handed
+    server.settle()  # the server has run whatever it was handed
     assert not marker.exists() and not outside.exists()
     records = [
         json.loads(line)

@@ -10,16 +10,13 @@ Code's Bash tool runs them: the server runs none of them. The server is killed a
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
-import time
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from gatekit import run_gate
+from tmuxkit import TmuxServer, tmux_server
 
 from .kit import (
     agent_env,
@@ -34,61 +31,16 @@ from .kit import (
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 
 
-class Server:
-    """A private tmux server and the ``TMUX`` value of a shell inside its first pane."""
-
-    def __init__(self, socket: str) -> None:
-        self.socket = socket
-        self.tmux("-f", "/dev/null", "new-session", "-d", "-s", "person", "-x", "80", "-y", "24")
-        shown = self.tmux(
-            "display-message", "-p", "-t", "person", "#{socket_path},#{pid},#{session_id}"
-        )
-        path, pid, session = shown.strip().split(",")
-        self.env_value = f"{path},{pid},{session.lstrip('$')}"
-
-    def tmux(self, *args: str) -> str:
-        done = subprocess.run(
-            ["tmux", "-L", self.socket, *args],
-            capture_output=True,
-            text=True,
-            timeout=30,
-            check=True,
-            env={**os.environ, "TMUX": ""},
-        )
-        return done.stdout
-
-    def settle(self) -> None:
-        """Wait until the server has run what it was given (run-shell without -b waits)."""
-        self.tmux("run-shell", "true")
-
-    def kill(self) -> None:
-        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True, timeout=30)
-
-
 @pytest.fixture
-def server() -> Iterator[Server]:
-    started = Server(f"paw-test-{uuid.uuid4().hex[:12]}")
-    try:
+def server() -> Iterator[TmuxServer]:
+    with tmux_server() as started:
         yield started
-    finally:
-        started.kill()
 
 
-def _wait_for(path: Path, seconds: float = 20) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if path.exists():
-            return True
-        time.sleep(0.05)
-    return path.exists()
-
-
-def test_the_tmux_server_runs_nothing_the_agent_asked_for(wsroot: Path, server: Server) -> None:
-    tmux_env = {"TMUX": server.env_value}
+def test_the_tmux_server_runs_nothing_the_agent_asked_for(wsroot: Path, server: TmuxServer) -> None:
+    tmux_env = {"TMUX": server.tmux_env}
     # the control: straight through bash, the person's server runs what it is handed
-    control = wsroot / "docs" / "control-marker"
-    run_bash(wsroot, f"tmux new-window -d 'touch {control}'", env=agent_env(**tmux_env))
-    assert _wait_for(control), "the tmux server did not run the control command"
+    server.runs_what_it_is_handed(wsroot / "docs" / "control-marker")
 
     marker = wsroot / "docs" / "marker"
     relative = "docs/marker"

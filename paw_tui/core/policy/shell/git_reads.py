@@ -7,86 +7,23 @@ from .expansion import Field
 from .git_options import parse_globals
 from .options import getopt
 
-READ = frozenset(
-    {
-        "status",
-        "log",
-        "diff",
-        "show",
-        "branch",
-        "rev-parse",
-        "ls-files",
-        "blame",
-        "grep",
-        "shortlog",
-        "describe",
-        "ls-tree",
-        "cat-file",
-        "rev-list",
-        "merge-base",
-        "name-rev",
-        "show-ref",
-        "for-each-ref",
-        "count-objects",
-        "check-ignore",
-        "check-attr",
-        "reflog",
-        "remote",
-        "tag",
-        "stash",
-        "config",
-        "worktree",
-        "version",
-        "whatchanged",
-        "diff-tree",
-        "diff-files",
-        "diff-index",
-        "ls-remote",
-        "var",
-        "cherry",
-        "show-branch",
-        "annotate",
-        "range-diff",
-    }
-)
 DIFF_LIKE = frozenset(
-    {
-        "log",
-        "diff",
-        "show",
-        "whatchanged",
-        "diff-tree",
-        "diff-files",
-        "diff-index",
-        "shortlog",
-        "range-diff",
-    }
-)
+    {"log", "diff", "show", "whatchanged", "diff-tree", "diff-files", "diff-index", "shortlog",
+     "range-diff"}
+)  # fmt: skip
+"""Read-only unless told to write an output file or run an external diff."""
 _SIMPLE_READ = frozenset(
-    {
-        "status",
-        "rev-parse",
-        "ls-files",
-        "blame",
-        "describe",
-        "ls-tree",
-        "cat-file",
-        "rev-list",
-        "merge-base",
-        "name-rev",
-        "show-ref",
-        "for-each-ref",
-        "count-objects",
-        "check-ignore",
-        "check-attr",
-        "version",
-        "var",
-        "cherry",
-        "show-branch",
-        "annotate",
-        "ls-remote",
-    }
+    {"status", "rev-parse", "ls-files", "blame", "describe", "ls-tree", "cat-file", "rev-list",
+     "merge-base", "name-rev", "show-ref", "for-each-ref", "count-objects", "check-ignore",
+     "check-attr", "version", "var", "cherry", "show-branch", "annotate", "ls-remote"}
+)  # fmt: skip
+"""Read-only whatever their arguments."""
+READ = (
+    DIFF_LIKE
+    | _SIMPLE_READ
+    | frozenset({"branch", "grep", "reflog", "remote", "tag", "stash", "config", "worktree"})
 )
+"""Commands that, with some arguments, only read (:func:`git_read_only` says which)."""
 _BRANCH_LIST_VALUED = frozenset(
     {
         "contains",
