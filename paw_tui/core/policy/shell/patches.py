@@ -30,8 +30,13 @@ def _unquote(text: str) -> tuple[str, str] | None:
             return None
         code = text[index]
         if code in "01234567":
-            out.append(int(text[index : index + 3], 8) & 0xFF)
-            index += 3
+            digits = code
+            while len(digits) < 3 and index + len(digits) < len(text):
+                if text[index + len(digits)] not in "01234567":
+                    break
+                digits += text[index + len(digits)]
+            out.append(int(digits, 8) & 0xFF)
+            index += len(digits)
             continue
         out += {"n": b"\n", "t": b"\t", '"': b'"', "\\": b"\\", "a": b"\a", "b": b"\b",
                 "f": b"\f", "r": b"\r", "v": b"\v"}.get(code, code.encode("utf-8"))  # fmt: skip
