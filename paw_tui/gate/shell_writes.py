@@ -1,9 +1,18 @@
 """What a shell command writes, for the gate: the parser's targets made checkable.
 
 A glob is checked as what it matches now (bash keeps the pattern's text when nothing does);
-``find DIR -delete`` as the contents of DIR; a name ``mktemp`` makes in the system temporary
-directory, and what is written in or below it (``tmp=$(mktemp -d); cp f "$tmp/"``), is not
-checked: a fresh name can clobber nothing.
+``find DIR -delete`` as the contents of DIR; a name this same command's ``mktemp`` makes in
+a temporary directory, and what is written in or below it (``tmp=$(mktemp -d); cp f
+"$tmp/"``), is not checked once its real path is still in a temporary directory: a fresh
+name can clobber nothing. A name that only looks like mktemp's (``/tmp/fooXXX``, perhaps a
+symbolic link planted earlier) is checked like any other path.
+
+A command handed to another program that the parser cannot read whole (through a variable,
+standard input or a file; or one run outside the shell's process tree, by a multiplexer, a
+scheduler or a service manager, that may write what its command line does not name) is
+refused: nothing after the gate would see what it does. So is a git command that may rewrite
+every file of a repository (``reset --hard``, ``checkout BRANCH``, ``stash``, ``merge``...):
+the whole worktree holds the workspace root and its protected files.
 
 A path known only when the command runs (``> "$f"``, ``sed -i "$f"``) is not checked here:
 the kernel boundary holds it where there is one, and drift detection records it (and undoes
@@ -27,7 +36,7 @@ if TYPE_CHECKING:
 
 MAX_GLOB_MATCHES = 10_000
 """Paths one command's globs may match; more is refused (fail closed) rather than sampled."""
-CONTENTS_OF = frozenset({"find-delete"})
+CONTENTS_OF = frozenset({"find-delete", "git-contents"})
 DESTROYS = frozenset({"rm", "rmdir", "mv", "find-delete", "shred", "unlink"})
 """Operations whose damage drift detection cannot undo outside the protected files."""
 
@@ -37,11 +46,19 @@ class UncheckableWrite(ValueError):
 
 
 def _fresh_temp(target: ShellTarget, environ: Mapping[str, str]) -> bool:
-    from paw_tui.core.policy.shell.tempfiles import is_fresh_temp_name
+    """Whether ``target`` is (or lies below) a name this command's ``mktemp`` makes, and its
+    real path, symbolic links followed, is still that name (the template's ``X``s) right in
+    a temporary directory."""
+    if not target.temp:
+        return False
     from paw_tui.core.support.tempdirs import temp_directories
 
-    path = os.path.normpath(os.path.join(target.cwd, target.path))
-    return is_fresh_temp_name(path, temp_directories(environ))
+    real = os.path.realpath(os.path.join(target.cwd, target.path))
+    for directory in temp_directories(environ):
+        prefix = os.path.realpath(directory).rstrip("/") + "/"
+        if real.startswith(prefix) and "XXX" in real[len(prefix) :].split("/", 1)[0]:
+            return True
+    return False
 
 
 def _unknown_directory(target: ShellTarget) -> bool:
@@ -85,7 +102,13 @@ def write_targets(analysis: ShellAnalysis, environ: Mapping[str, str]) -> list[R
     """Every path ``analysis`` says the command writes, globs expanded; raises
     :class:`UncheckableWrite` when one cannot be placed."""
     from paw_tui.core.policy.shell.analysis import expand_glob
+    from paw_tui.core.policy.shell.results import WORKTREE
 
+    if analysis.unreadable:
+        raise UncheckableWrite(
+            analysis.unreadable[0] + "; a command handed to another program runs under an "
+            "intent only when paw-tui can read all of it"
+        )
     opaque = {os.path.basename(name) for name in analysis.opaque}
     for argv in analysis.commands:
         words = list(argv)
@@ -104,6 +127,15 @@ def write_targets(analysis: ShellAnalysis, environ: Mapping[str, str]) -> list[R
     found: list[RawTarget] = []
     matched = 0
     for target in analysis.targets:
+        if target.how == WORKTREE:
+            raise UncheckableWrite(
+                "the command has git rewrite every file of the repository it runs in "
+                f"({target.cwd}: reset --hard, checkout or switch to another commit, stash, "
+                "merge, rebase, pull, am, cherry-pick, revert, read-tree -u, checkout-index -a, "
+                "a patch paw-tui cannot read), protected files and other intents' files "
+                "included; name the paths it may change (git restore --source=REV -- PATHS, "
+                "git checkout REV -- PATHS, git stash push -- PATHS)"
+            )
         if _unknown_directory(target) and not os.path.isabs(target.path):
             raise UncheckableWrite(
                 f"the command writes {target.path} in a directory known only when it runs "

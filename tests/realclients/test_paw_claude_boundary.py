@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,6 +17,7 @@ import pytest
 from paw_tui.core.confine import boundary
 
 from .install import CLIENTS
+from .pawsetup import SOURCE_INTENT, git, paw_workspace
 from .recipes import shell
 from .script import Step, Text, ToolCall
 from .session import run_session
@@ -28,50 +27,18 @@ pytestmark = [
     pytest.mark.skipif(not boundary.available(), reason="this kernel offers no Landlock"),
 ]
 
-INTENTS = """\
-active_intents:
-  - id: INT-001
-    name: Source work
-    status: IN_PROGRESS
-    owned_scope: ["src/**"]
-"""
 GOVERNANCE = "approval: none\n"
-PAW = str(Path(sys.executable).parent / "paw-tui")
-
-
-def _git(root: Path, *args: str, env: dict[str, str]) -> str:
-    done = subprocess.run(
-        ["git", *args], cwd=root, env=env, capture_output=True, text=True, check=True
-    )
-    return done.stdout
 
 
 def _workspace(root: Path, state: Path) -> dict[str, str]:
     """Files, a git repository and ``paw-tui install claude-code``; the session's extra env."""
-    env = {
-        "PAW_STATE_DIR": str(state),
-        "GIT_CONFIG_GLOBAL": os.devnull,
-        "GIT_CONFIG_NOSYSTEM": "1",
-        "GIT_AUTHOR_NAME": "agent",
-        "GIT_AUTHOR_EMAIL": "agent@example.invalid",
-        "GIT_COMMITTER_NAME": "agent",
-        "GIT_COMMITTER_EMAIL": "agent@example.invalid",
-    }
-    full = {**os.environ, **env}
-    for relative, text in {
-        ".orchestration/active_intents.yaml": INTENTS,
+    files = {
+        ".orchestration/active_intents.yaml": SOURCE_INTENT,
         ".orchestration/governance.yaml": GOVERNANCE,
         "src/a.py": "print('a')\n",
         "docs/d.md": "docs\n",
-    }.items():
-        path = root / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    _git(root, "init", "-q", env=full)
-    done = subprocess.run(
-        [PAW, "install", "claude-code"], cwd=root, env=full, capture_output=True, text=True
-    )
-    assert done.returncode == 0, done.stderr
+    }
+    env = paw_workspace(root, state, files)
     local = json.loads((root / ".claude" / "settings.local.json").read_text(encoding="utf-8"))
     assert local["env"]["BASH_ENV"] == boundary.bash_env_path(str(root))
     return env
@@ -123,7 +90,7 @@ def test_claude_code_shell_runs_inside_the_intent(
     # ordinary work inside the scope, git included
     assert "committed" in commit_result, commit_result
     assert (root / "src" / "a.py").read_text(encoding="utf-8") == "ok\n"
-    assert _git(root, "log", "--oneline", env={**os.environ, **env}).count("\n") == 1
+    assert git(root, "log", "--oneline", env={**os.environ, **env}).count("\n") == 1
     # the write the gate can see is denied before it runs
     assert "Scope Violation" in denied_result, denied_result
     records = _records(root)

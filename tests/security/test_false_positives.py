@@ -54,6 +54,27 @@ ALLOWED_UNDER_SRC: dict[str, str] = {
     "for loop over sources": "for f in src/*.py; do echo $f; done",
     "a # inside quotes": "echo '# not a comment' > src/hash.txt",
     "mktemp": 'tmp=$(mktemp) && echo x > "$tmp" && rm -f "$tmp"',
+    # issue 17: git, multiplexers and build tools stay usable under a narrow intent
+    "git commit": "git commit -m 'a message'",
+    "git commit -am": "git commit -am 'a message'",
+    "git switch -c new": "git switch -c feature/x",
+    "git checkout -b new": "git checkout -b feature/x",
+    "git stash list": "git stash list",
+    "git stash show": "git stash show -p stash@{0}",
+    "git log": "git log --oneline -10",
+    "git diff": "git diff HEAD~1 -- src",
+    "git add in scope": "git add src/a.py src/new.py",
+    "git restore in scope": "git restore src/a.py",
+    "git stash push in scope": "git stash push -- src",
+    "git -c identity": "git -c user.name=agent -c user.email=a@example.invalid commit -m x",
+    "git push": "git push -u origin feature/x",
+    "tmux ls": "tmux ls",
+    "tmux capture-pane": "tmux capture-pane -p -t 0",
+    "make": "make",
+    "make test": "make -j2 test",
+    "npm run": "npm run build",
+    "busybox ls": "busybox ls src",
+    "nohup in scope": "nohup python3 -m http.server > src/server.log 2>&1 &",
 }
 
 

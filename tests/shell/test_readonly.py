@@ -247,7 +247,7 @@ COMMANDS: dict[str, tuple[list[list[str]], list[str]]] = {
     "bash script.sh": ([["bash", "script.sh"]], ["bash"]),
     "git stash && git apply p && git reset --hard": (
         [["git", "stash"], ["git", "apply", "p"], ["git", "reset", "--hard"]],
-        ["git stash", "git apply", "git reset"],
+        [],  # whole-tree rewrites are targets now (tests/shell/test_targets.py)
     ),
     "perl -e 'unlink q(x)'": ([["perl", "-e", "unlink q(x)"]], ["perl"]),
     "find . -name x -exec sh -c 'rm \"$1\"' _ {} \\;": (

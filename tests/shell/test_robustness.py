@@ -67,6 +67,29 @@ def test_never_raises(pieces: list[str]) -> None:
     assert result.error is None or result.error.endswith(".")
 
 
+HANDED = [
+    "tmux ", "send-keys ", "neww ", "-t ", "Enter ", "C-m ", "C-c ", "Up ", "\\; ", ";", "'",
+    '"', "at now ", "<<< ", "<<'E'\n", "\nE\n", "crontab ", "- ", "screen ", "-X ", "stuff ",
+    "^M", "systemd-run ", "--scope ", "ssh h ", "-o ", "ProxyCommand=", "busybox ", "git ",
+    "-c ", "alias.x=!", "alias.x=", "core.fsmonitor=", "GIT_EDITOR=", "GIT_CONFIG_COUNT=1 ",
+    "GIT_CONFIG_KEY_0=", "apply ", "checkout ", "-- ", ":/", ":(top)", ":!", "*", "stash ",
+    "reset --hard ", "-C ", "rm -rf .git ", "$X ", "#(", "taskset 1 ", "watch ", "uv run ",
+    "mktemp", "$(mktemp) ", "x", " ",
+]  # fmt: skip
+
+
+@settings(
+    max_examples=1500, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
+@given(pieces=st.lists(st.sampled_from(HANDED), max_size=30))
+def test_commands_handed_to_other_programs_never_raise(pieces: list[str]) -> None:
+    """Multiplexers, schedulers, git's own strings and pathspecs, in any order, against a
+    real directory (the file system is asked)."""
+    result = analyse("".join(pieces), os.path.dirname(__file__), home="/h")
+    assert result.error is None or result.error.endswith(".")
+    assert all(sentence and not sentence.endswith(".") for sentence in result.unreadable)
+
+
 def test_pathological_commands_are_refused_quickly() -> None:
     deep = "$(" * 400 + "x" + ")" * 400
     calls = "; ".join(f"f{i}() {{ f{i + 1}; f{i + 1}; }}" for i in range(20)) + "; f0"

@@ -324,13 +324,20 @@ AGREEMENT: dict[str, list[ShellTarget]] = {
     "git rm f": [T("f", "git")],
     "git rm --cached f": [],
     "git mv a b": [T("a", "git", subtree=True), T("b", "git", subtree=True)],
-    "git clean -fd": [T(".", "git", subtree=True)],
-    "git -C sub clean -fdx": [T(".", "git", "/w/sub", subtree=True)],
+    "git clean -fd": [T(".", "git-contents", subtree=True)],
+    "git -C sub clean -fdx": [T(".", "git-contents", "/w/sub", subtree=True)],
     "git clone https://h/o/repo.git": [T("repo", "git", subtree=True)],
     "git diff --output=d.txt": [T("d.txt", "git")],
-    "git apply p.diff": [],
-    "git stash": [],
-    "git reset --hard": [],
+    # whole-tree rewrites: every file of the repository (a patch nobody can read: the same)
+    "git apply p.diff": [T(".", "git-worktree", subtree=True)],
+    "git stash": [T(".", "git-worktree", subtree=True)],
+    "git reset --hard": [T(".", "git-worktree", subtree=True)],
+    "git checkout -b new": [],
+    "git switch -c new": [],
+    "git switch main": [T(".", "git-worktree", subtree=True)],
+    "git stash push -- src": [T("src", "git", subtree=True)],
+    "git checkout -- '*.yaml'": [T(".", "git-contents", subtree=True)],
+    "git rm 'src/*.py'": [T("src", "git-contents", subtree=True)],
     "find build -name '*.o' -delete": [T("build", "find-delete", subtree=True)],
     "find . -fprint list": [T("list", "find")],
     "find src -exec rm {} +": [T("src", "rm", subtree=True)],
@@ -488,3 +495,13 @@ def test_alias_expansion_is_refused() -> None:
     result = analyse("shopt -s expand_aliases\nalias x='rm -rf .git'\nx", W)
     assert result.error is not None and "expand_aliases" in result.error
     assert analyse("shopt -s nullglob; ls", W).error is None
+
+
+def test_every_worktree_command_is_read_not_left_opaque() -> None:
+    """Each subcommand the whole-tree rules know is read for what it writes: none of them is
+    left to the boundary as an opaque ``git NAME``."""
+    from paw_tui.core.policy.shell.git_reads import WORKTREE_COMMANDS
+
+    for name in sorted(WORKTREE_COMMANDS):
+        result = analyse(f"git {name} x", W, home="/home/u")
+        assert f"git {name}" not in result.opaque, (name, result)

@@ -60,7 +60,7 @@ import os
 
 from .parser import parse
 from .record import TooComplex
-from .results import Argv, ShellAnalysis, ShellTarget
+from .results import MARK, Argv, ShellAnalysis, ShellTarget
 from .scanner import ShellSyntaxError
 from .state import Place
 from .walker import Walker
@@ -112,6 +112,8 @@ def analyse(
     variables["HOME"] = home
     cwd = os.path.normpath(cwd)
     walker = Walker(os.path.isdir(cwd), environ is not None, extglob, dict(variables))
+    walker.trust_temp = MARK not in command
+    walker.origin = cwd if walker.fs else None
     start = Place(cwd, False, oldpwd, (), variables, False, False)
     try:
         walker.run_list(tree, [start])
@@ -125,6 +127,8 @@ def analyse(
     result.commands = _unique_commands(walker.commands)
     result.opaque = list(dict.fromkeys(walker.opaque))
     result.read_only = walker.read_only
+    result.unreadable = list(dict.fromkeys(walker.unreadable))
+    result.handoffs = list(dict.fromkeys(walker.handoffs))
     return result
 
 
@@ -135,10 +139,10 @@ def _sentence(error: ShellSyntaxError, command: str) -> str:
 
 
 def _unique_targets(targets: list[ShellTarget]) -> list[ShellTarget]:
-    seen: set[tuple[str, str, str, bool, bool, bool, bool]] = set()
+    seen: set[tuple[tuple[str, str, str, bool, bool, bool, bool], bool]] = set()
     out: list[ShellTarget] = []
     for target in targets:
-        key = target.key()
+        key = (target.key(), target.temp)
         if key not in seen:
             seen.add(key)
             out.append(target)

@@ -20,8 +20,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from .commands import Commands as Walker
     from .record import Flow
+    from .record import Record as Walker
 
     Builtin = Callable[[Walker, list[Field], Place], Flow]
 
@@ -67,7 +67,7 @@ QUIET_BUILTINS = frozenset(
     }
 )
 SHELLS = frozenset(
-    {"bash", "sh", "dash", "zsh", "ksh", "mksh", "yash", "ash", "rbash", "su", "runuser"}
+    {"bash", "sh", "dash", "zsh", "ksh", "mksh", "yash", "ash", "hush", "rbash", "su", "runuser"}
 )
 
 
@@ -112,8 +112,8 @@ def _mktemp_value(walker: Walker, place: Place, value: Word) -> str | None:
     fields = [f for word in command.words for f in walker.expander(place).expand(word)]
     if any(field.dynamic for field in fields) or fields[0].text != "mktemp":
         return None
-    made = temp_name(fields[1:])
-    return made.path if made is not None else None
+    made = temp_name(fields[1:], place.vars)
+    return made.path if made is not None and not made.dynamic else None
 
 
 def _options(args: list[Field], valued: str = "") -> tuple[str, list[Field]]:

@@ -34,13 +34,16 @@ from .options import Unwrapped, unwrap
 from .parser import assignment, dequote, parse
 from .readonly import SAFE_WITH_ANY_ARGS, read_only_command, trusted_name
 from .record import MAX_DEPTH, MAX_STEPS, Record, TooComplex
+from .results import MARK
 from .scanner import ShellSyntaxError
 from .state import Place
 from .targets import command_effects
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from .effects import Effects
+    from collections.abc import Mapping
+
+    from .effects import Carried, Effects
     from .nodes import Node
     from .record import Flow
 
@@ -59,6 +62,13 @@ _READ_ONLY_WRAPPERS = frozenset(
         "chronic",
         "xargs",
         "env",
+        "busybox",
+        "toybox",
+        "taskset",
+        "chrt",
+        "numactl",
+        "unbuffer",
+        "catchsegv",
     }
 )
 _SUBSTITUTIONS = frozenset({CMDSUB, PROCSUB, PARAMX, ARITH, ARRAY})
@@ -141,6 +151,19 @@ class Commands(Record):
                     self, place, given.name, given.value, given.append, given.array is not None
                 )
             return [place], [place]
+        prefix: dict[str, str | None] | None = None
+        if node.assigns:  # VAR=x cmd: the variables the command gets
+            given_place = place
+            for given in node.assigns:
+                given_place = assign(
+                    self,
+                    given_place,
+                    given.name,
+                    given.value,
+                    given.append,
+                    given.array is not None,
+                )
+            prefix = {given.name: given_place.vars.get(given.name) for given in node.assigns}
         first = plain(node.words[0])
         fields: list[Field] = []
         for index, word in enumerate(node.words):
@@ -148,7 +171,7 @@ class Commands(Record):
                 fields.extend(self.declaration(word, expand))
             else:
                 fields.extend(expand.expand(word))
-        ok, fail = self.run_argv(fields, place, stdin)
+        ok, fail = self.run_argv(fields, place, stdin, env=prefix)
         if node.redirects and fields and fields[0].text in ("true", "false", ":"):
             return [place], [place]  # a redirection can fail: then so does "true"
         return ok, fail
@@ -188,9 +211,11 @@ class Commands(Record):
         extra: bool = False,
         roots: list[Field] | None = None,
         shown: list[str] | None = None,
+        env: dict[str, str | None] | None = None,
     ) -> Flow:
         """Run a command from its expanded words (``extra``: more arguments nobody can see;
-        ``roots``: words standing for paths under find's roots; ``shown``: recorded already)."""
+        ``roots``: words standing for paths under find's roots; ``shown``: recorded already;
+        ``env``: the variables its command line assigns, ``VAR=x cmd``)."""
         if not fields:
             return [place], [place]
         found = unwrap(fields)
@@ -198,14 +223,11 @@ class Commands(Record):
         extra = extra or found.extra_args
         if found.assigns or any(w not in _READ_ONLY_WRAPPERS for w in found.wrappers):
             self.read_only = False
-        for field, how in found.writes:
-            self.add_target(field, how, place)
         if found.query:
             self.record([f.text for f in fields], extra)
             return [place], [place]
         where = place if found.chdir is None else self.chdir(place, found.chdir)
-        if found.script is not None:
-            self.script(found.script, where, "flock -c")
+        self.wrapped(found, place, where)
         if not argv:
             if found.wrappers:
                 self.record([found.wrappers[-1]], extra)
@@ -226,13 +248,23 @@ class Commands(Record):
                 return self.call(name, place)
             if name in BUILTINS:
                 return BUILTINS[name](self, argv, place)
-        if name in SHELLS or (name == "busybox" and len(argv) > 1 and argv[1].text in SHELLS):
+        if name in SHELLS:
             self.read_only = False
-            shell = argv[1].text if name == "busybox" else name
-            self.shell(argv[2:] if name == "busybox" else argv[1:], where, stdin, shell)
+            self.shell(argv[1:], where, stdin, name)
             return [place], [place]
-        self.program(name, argv, where, found, extra, roots)
+        given = _environment(where, env, found.assigns, self.child_vars)
+        self.program(name, argv, where, found, extra, roots, given, stdin)
         return [place], [place]
+
+    def wrapped(self, found: Unwrapped, place: Place, where: Place) -> None:
+        """What the wrappers do themselves: files they write (``time -o``, ``flock F``,
+        ``strace -o``), a command line they run (``flock -c``, ``watch``, ``script -c``)."""
+        for field, how in found.writes:
+            self.add_target(field, how, place)
+        if found.opaque is not None:
+            self.add_opaque(found.opaque)
+        if found.script is not None:
+            self.script(found.script, where, found.wrappers[-1] + " -c")
 
     def program(
         self,
@@ -242,12 +274,16 @@ class Commands(Record):
         found: Unwrapped,
         extra: bool,
         roots: list[Field] | None,
+        env: Mapping[str, str | None],
+        stdin: tuple[str, bool] | None,
     ) -> None:
-        """A program (not a builtin or function): its writes, and whether it only reads."""
+        """A program (not a builtin or function): its writes, the commands it hands others,
+        and whether it only reads."""
         trusted = trusted_name(argv[0].text)
         if trusted is None:
             self.add_opaque(argv[0].text)  # ./ls could be anything
-        effects = command_effects(name, argv[1:], self.probe(where))
+        cwd = where.cwd if self.fs and not where.lost else None
+        effects = command_effects(name, argv[1:], self.probe(where), env, stdin, cwd, self.origin)
         self.apply(effects, where, roots)
         if extra and roots is None and name not in SAFE_WITH_ANY_ARGS:
             self.add_opaque("xargs " + name)
@@ -267,11 +303,44 @@ class Commands(Record):
             self.add_opaque(opaque)
         for link, source in effects.links:
             if not (link.dynamic or source.dynamic or base.lost):
-                made = base.resolve(link.text)
-                named = os.path.join(os.path.dirname(made), source.text)
+                made = base.resolve(link.text).replace(MARK, "")
+                named = os.path.join(os.path.dirname(made), source.text.replace(MARK, ""))
                 self.links[made] = os.path.normpath(named)
         for words, find_roots in effects.nested:
             self.nested(words, find_roots, base)
+        for carried in effects.carried:
+            self.hand_over(carried, base)
+
+    def hand_over(self, carried: Carried, place: Place) -> None:
+        """Walk a command another program runs for this one, as that program runs it."""
+        self.read_only = False
+        if carried.outside:
+            self.handoffs.append(carried.label)
+        if carried.unreadable is not None:
+            self.cannot_read(carried.label, carried.unreadable)
+            return
+        if carried.cwd is not None:
+            where = self.chdir(place, carried.cwd)
+        elif carried.here:
+            where = place
+        else:  # a directory nobody can know: relative paths are known only when it runs
+            where = Place(os.path.join(place.cwd, "..."), True, None, None, {}, True, False)
+        if carried.outside:  # another process's environment: no variable is known
+            where = Place(where.cwd, where.lost, None, None, {}, True, False)
+            self.handing.append(carried.label)
+        if self.depth >= MAX_DEPTH:
+            self.add_opaque(carried.label)
+        else:
+            self.depth += 1
+            try:
+                if carried.script is not None:
+                    self.script(carried.script, where, carried.label, child=not carried.outside)
+                elif carried.argv:
+                    self.run_argv(carried.argv, where, None)
+            finally:
+                self.depth -= 1
+        if carried.outside:
+            self.handing.pop()
 
     def nested(self, words: list[Field], roots: list[Field] | None, place: Place) -> None:
         """A command find -exec runs: ``{}`` stands for any path under each root."""
@@ -338,6 +407,28 @@ class Commands(Record):
             self.script(Field(stdin[0], stdin[1]), place, name)
         else:
             self.add_opaque(name)
+
+
+def _environment(
+    place: Place,
+    assigned: dict[str, str | None] | None,
+    wrapped: list[str],
+    inherited: dict[str, str | None],
+) -> dict[str, str | None]:
+    """The variables a program gets that the command line itself set (or may have set:
+    whether an assignment was exported is not followed), not those it inherited:
+    ``assigned`` before it (``VAR=x cmd``), ``wrapped`` by ``env VAR=x``/``sudo VAR=x``."""
+    merged = {
+        name: value
+        for name, value in place.vars.items()
+        if name not in inherited or inherited[name] != value
+    }
+    if assigned:
+        merged.update(assigned)
+    for text in wrapped:
+        name, _, value = text.partition("=")
+        merged[name] = value
+    return merged
 
 
 def _stdin(redirect: Redirect, expand: Expander) -> tuple[str, bool] | None:

@@ -1,7 +1,9 @@
 """The vocabulary of write effects shared by the modules that know programs' arguments.
 
 A :class:`Hit` is one path a command writes; :class:`Effects` collects a command's hits,
-the effects nobody can see (``opaque``) and the commands it runs itself (``nested``).
+the effects nobody can see (``opaque``), the commands it runs itself (``nested``:
+``find -exec``) and the commands it hands to another program to run (:class:`Carried`:
+git's aliases and editors, a multiplexer's new window, a scheduler's job).
 :func:`copy_into` is the rule cp, mv, ln and install share: ``DEST/NAME`` when the
 destination is (or must be) a directory, else the destination itself.
 """
@@ -13,7 +15,7 @@ from .options import Options
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Mapping
 
     Probe = Callable[[str], str]
     Handler = Callable[[str, list[Field], "Effects", Probe], None]
@@ -31,12 +33,66 @@ class Hit:
         self.directory = directory
 
 
+class Carried:
+    """A command one program hands another to run: a shell command line (``script``), a
+    command's words (``argv``), or one the parser cannot read (``unreadable``, a sentence
+    saying why: it arrives through a variable, standard input or a file).
+
+    ``label`` names the hand-over (``tmux new-window``, ``git -c alias.x``). ``outside``:
+    it runs in a process that is not a descendant of the shell (a multiplexer's server, a
+    scheduler, a service manager), so neither the kernel boundary nor drift detection
+    reaches it. ``cwd``: the directory it runs in, relative to the command's; None is the
+    command's own directory when ``here``, else a directory nobody can know.
+    """
+
+    __slots__ = ("label", "script", "argv", "unreadable", "outside", "cwd", "here")
+
+    def __init__(
+        self,
+        label: str,
+        *,
+        script: Field | None = None,
+        argv: list[Field] | None = None,
+        unreadable: str | None = None,
+        outside: bool = False,
+        cwd: Field | None = None,
+        here: bool = True,
+    ) -> None:
+        self.label = label
+        self.script = script
+        self.argv = argv
+        self.unreadable = unreadable
+        self.outside = outside
+        self.cwd = cwd
+        self.here = here
+
+    def __repr__(self) -> str:
+        what = self.script or self.argv or self.unreadable
+        return f"Carried({self.label!r}, {what!r}, outside={self.outside})"
+
+
 class Effects:
-    """What one command does to files."""
+    """What one command does to files.
 
-    __slots__ = ("hits", "opaque", "nested", "known", "chdir", "links")
+    ``env``: the variables the command line itself gives the program (``VAR=x cmd``, ``env
+    VAR=x``, earlier assignments; None values are known only at run time); ``stdin``: the
+    text a here-document or here-string gives it, and whether it holds expansions; ``cwd``:
+    the absolute directory it runs in when the file system may be asked about it (else
+    None); ``origin``: the directory the whole command line started in.
+    """
 
-    def __init__(self) -> None:
+    __slots__ = (
+        "hits", "opaque", "nested", "known", "chdir", "links", "carried", "env", "stdin", "cwd",
+        "origin",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        env: Mapping[str, str | None] | None = None,
+        stdin: tuple[str, bool] | None = None,
+        cwd: str | None = None,
+        origin: str | None = None,
+    ) -> None:
         self.hits: list[Hit] = []
         self.opaque: list[str] = []
         # commands it runs: (argv, the fields standing for paths under a root, or None)
@@ -44,9 +100,27 @@ class Effects:
         self.known = True
         self.chdir: Field | None = None  # git -C DIR: paths are relative to DIR
         self.links: list[tuple[Field, Field]] = []  # symbolic links made: (link, what it names)
+        self.carried: list[Carried] = []
+        self.env: Mapping[str, str | None] = env if env is not None else {}
+        self.stdin = stdin
+        self.cwd = cwd
+        self.origin = origin
 
     def hit(self, field: Field, how: str, subtree: bool = False, directory: bool = False) -> None:
         self.hits.append(Hit(field, how, subtree, directory))
+
+    def carry(self, carried: Carried) -> None:
+        self.carried.append(carried)
+
+    def cannot_read(self, label: str, why: str, outside: bool = False) -> None:
+        self.carried.append(Carried(label, unreadable=why, outside=outside))
+
+
+def quote(text: str) -> str:
+    """``text`` as one shell word (single quotes)."""
+    if text and all(char.isalnum() or char in "%+,-./:=@_" for char in text):
+        return text
+    return "'" + text.replace("'", "'\\''") + "'"
 
 
 def join(base: Field, name: str) -> Field:

@@ -1,122 +1,42 @@
-"""``git``: which subcommands write which worktree paths, and which only read.
+"""``git``: which subcommands write which worktree paths, which only read, and the commands
+git runs for them.
 
-Global options are read first (``-C DIR`` moves the paths, ``-c``, ``--config-env``,
-``--exec-path``, ``--git-dir``, ``--work-tree`` and ``-p`` can run configured programs or
-point at another repository). Named paths are reported for ``checkout -- F``, ``restore``,
-``rm``, ``mv``, ``clean`` (the working directory's subtree without pathspecs), ``clone``,
-``worktree add``, ``init DIR``, ``archive -o``, ``format-patch`` and ``--output=F``. Commands
-that rewrite the worktree without naming paths (``checkout BRANCH``, ``switch``, ``stash``,
-``reset --hard``, ``apply``, ``am``, ``merge``, ``rebase``, ``pull``, ...) and those that run
-hooks are opaque. Writes confined to ``.git`` (``add``, ``commit``'s objects, refs) are not
-reported.
+Global options are read first: ``-C DIR`` moves the paths (and a repository found there that
+is not this one, whose configuration and hooks an agent may have written, cannot be read);
+``-c key=value`` and ``--config-env`` give configuration, read key by key for the programs it
+names (:mod:`.git_commands`: ``alias.x=!cmd``, ``core.fsmonitor``, ``core.editor``...), as are
+the ``GIT_*`` variables the command line sets; ``--git-dir``, ``--work-tree`` and
+``--exec-path=DIR`` point git at what it would read from elsewhere. An alias is expanded:
+``!cmd`` runs in a shell with the arguments after it, anything else is more git arguments.
+
+Named paths are reported for ``checkout -- F``, ``restore``, ``rm``, ``mv``, ``clean``,
+``clone``, ``worktree add``, ``init DIR``, ``archive -o``, ``format-patch``, ``--output=F``
+and ``git config`` (the file it writes); whole-tree rewrites (``reset --hard``, ``checkout
+BRANCH``, ``stash``, ``merge``...) and ``apply`` are :mod:`.git_worktree`'s. Commands git is
+told to run (``rebase --exec``, ``bisect run``, ``submodule foreach``, ``difftool -x``,
+``grep -O CMD``, ``--upload-pack``/``--receive-pack``/``--exec``, ``filter-branch``'s
+filters) are read as commands; ``ext::`` transports, ``git daemon`` and ``instaweb`` cannot
+be. Writes confined to ``.git`` (``add``, ``commit``'s objects, refs) are not reported.
 """
 
 from __future__ import annotations
 
-from .effects import Effects, copy_into, plain_operands
+import os
+
+from .effects import Carried, Effects, plain_operands, quote
 from .expansion import Field
+from .git_options import parse_globals
+from .git_reads import CONFIG_READS, DIFF_LIKE, READ, WORKTREE_COMMANDS
 from .options import getopt
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .effects import Probe
 
-_GLOBAL_VALUED = frozenset(
-    {
-        "-C",
-        "-c",
-        "--git-dir",
-        "--work-tree",
-        "--namespace",
-        "--super-prefix",
-        "--config-env",
-        "--list-cmds",
-        "--attr-source",
-    }
-)
-_GLOBAL_UNSAFE = frozenset(
-    {"-c", "--git-dir", "--work-tree", "--config-env", "--exec-path", "-p", "--paginate"}
-)
-_READ = frozenset(
-    {
-        "status",
-        "log",
-        "diff",
-        "show",
-        "branch",
-        "rev-parse",
-        "ls-files",
-        "blame",
-        "grep",
-        "shortlog",
-        "describe",
-        "ls-tree",
-        "cat-file",
-        "rev-list",
-        "merge-base",
-        "name-rev",
-        "show-ref",
-        "for-each-ref",
-        "count-objects",
-        "check-ignore",
-        "check-attr",
-        "reflog",
-        "remote",
-        "tag",
-        "stash",
-        "config",
-        "worktree",
-        "version",
-        "whatchanged",
-        "diff-tree",
-        "diff-files",
-        "diff-index",
-        "ls-remote",
-        "var",
-        "cherry",
-        "show-branch",
-        "annotate",
-        "range-diff",
-    }
-)
-_DIFF_LIKE = frozenset(
-    {
-        "log",
-        "diff",
-        "show",
-        "whatchanged",
-        "diff-tree",
-        "diff-files",
-        "diff-index",
-        "shortlog",
-        "range-diff",
-    }
-)
-_SIMPLE_READ = frozenset(
-    {
-        "status",
-        "rev-parse",
-        "ls-files",
-        "blame",
-        "describe",
-        "ls-tree",
-        "cat-file",
-        "rev-list",
-        "merge-base",
-        "name-rev",
-        "show-ref",
-        "for-each-ref",
-        "count-objects",
-        "check-ignore",
-        "check-attr",
-        "version",
-        "var",
-        "cherry",
-        "show-branch",
-        "annotate",
-        "ls-remote",
-    }
-)
+_TRANSPORTS = frozenset({"fetch", "pull", "clone", "ls-remote", "push", "archive"})
+_TRANSPORT_COMMANDS = ("--upload-pack", "--receive-pack", "--exec")
+MAX_ALIASES = 8
+"""Aliases expanded in a row at most (git itself stops at a loop)."""
 # writes stay inside .git, and no hook or configured program runs
 _INTERNAL = frozenset(
     {
@@ -149,126 +69,6 @@ _INTERNAL = frozenset(
         "stage",
     }
 )
-_BRANCH_LIST_VALUED = frozenset(
-    {
-        "contains",
-        "no-contains",
-        "merged",
-        "no-merged",
-        "points-at",
-        "sort",
-        "format",
-        "column",
-        "abbrev",
-    }
-)
-
-
-class _Globals:
-    __slots__ = ("index", "chdirs", "unsafe")
-
-    def __init__(self) -> None:
-        self.index = 0
-        self.chdirs: list[Field] = []
-        self.unsafe: list[str] = []
-
-
-def _globals(args: list[Field]) -> _Globals:
-    result = _Globals()
-    index = 0
-    while index < len(args):
-        field = args[index]
-        text = field.text
-        if field.dynamic or not text.startswith("-"):
-            break
-        index += 1
-        name = text.split("=", 1)[0] if text.startswith("--") else text
-        if name in _GLOBAL_UNSAFE or (text.startswith("-c") and len(text) > 2):
-            result.unsafe.append(name[:2] if name.startswith("-c") else name)
-        if text == "-C":
-            if index < len(args):
-                result.chdirs.append(args[index])
-        elif text.startswith("-C") and not text.startswith("--"):
-            result.chdirs.append(Field(text[2:], field.dynamic))
-            continue
-        if text in _GLOBAL_VALUED:
-            index += 1
-    result.index = index
-    return result
-
-
-def _split_dashes(args: list[Field]) -> tuple[list[Field], list[Field] | None]:
-    for index, field in enumerate(args):
-        if field.text == "--" and not field.dynamic:
-            return args[:index], args[index + 1 :]
-    return args, None
-
-
-def _checkout(args: list[Field], eff: Effects, probe: Probe) -> None:
-    before, paths = _split_dashes(args)
-    opts = getopt(
-        before,
-        valued="bB",
-        long_valued=frozenset({"orphan", "pathspec-from-file", "conflict"}),
-        long_optional=frozenset({"track", "recurse-submodules"}),
-    )
-    if opts.has("p", "patch", "pathspec-from-file"):
-        eff.opaque.append("git checkout")
-        return
-    if paths is not None:
-        plain_operands(eff, "git", paths, True)
-        return
-    positional = opts.operands
-    if opts.has("b", "B", "orphan", "detach") or not positional:
-        if positional or opts.has("detach"):
-            eff.opaque.append("git checkout")
-        return
-    first, rest = positional[0], positional[1:]
-    plain_operands(eff, "git", rest, True)
-    kind = "" if first.dynamic else probe(first.text)
-    if first.text == "." or kind in ("d", "f", ""):
-        eff.hit(first, "git", True)
-    if not rest and kind in ("-", ""):
-        eff.opaque.append("git checkout")
-
-
-def _restore(args: list[Field], eff: Effects, probe: Probe) -> None:
-    opts = getopt(
-        args, valued="s", long_valued=frozenset({"source", "pathspec-from-file", "conflict"})
-    )
-    if opts.has("p", "patch", "pathspec-from-file"):
-        eff.opaque.append("git restore")
-        return
-    if opts.has("S", "staged") and not opts.has("W", "worktree"):
-        return
-    plain_operands(eff, "git", opts.operands, True)
-
-
-def _rm(args: list[Field], eff: Effects, probe: Probe) -> None:
-    opts = getopt(args, long_valued=frozenset({"pathspec-from-file"}))
-    if opts.has("n", "dry-run", "cached"):
-        return
-    if opts.has("pathspec-from-file"):
-        eff.opaque.append("git rm")
-    plain_operands(eff, "git", opts.operands, opts.has("r"))
-
-
-def _mv(args: list[Field], eff: Effects, probe: Probe) -> None:
-    opts = getopt(args)
-    if opts.has("n", "dry-run") or len(opts.operands) < 2:
-        return
-    sources, dest = opts.operands[:-1], opts.operands[-1]
-    plain_operands(eff, "git", sources, True)
-    copy_into(eff, "git", sources, dest, probe, recursive=True)
-
-
-def _clean(args: list[Field], eff: Effects, probe: Probe) -> None:
-    opts = getopt(args, valued="e", long_valued=frozenset({"exclude"}))
-    if opts.has("n", "dry-run"):
-        return
-    if opts.has("i", "interactive"):
-        eff.opaque.append("git clean")
-    plain_operands(eff, "git", opts.operands or [Field(".")], True)
 
 
 def _clone(args: list[Field], eff: Effects, probe: Probe) -> None:
@@ -296,6 +96,14 @@ def _clone(args: list[Field], eff: Effects, probe: Probe) -> None:
             }
         ),
     )
+    for given in opts.values("c", "config"):
+        from .git_commands import config_carries
+
+        key, eq, value = given.text.partition("=")
+        config_carries(key, Field(value, given.dynamic) if eq else None, eff, "git clone -c")
+    for command in opts.values("u", "upload-pack"):
+        eff.carry(Carried("git clone --upload-pack", script=command))
+    _template(opts.value("template"), eff, "git clone")
     if not opts.operands:
         return
     if len(opts.operands) > 1:
@@ -308,6 +116,14 @@ def _clone(args: list[Field], eff: Effects, probe: Probe) -> None:
     eff.hit(Field(name or ".", url.dynamic, url.glob), "git", True)
 
 
+def _template(template: Field | None, eff: Effects, label: str) -> None:
+    """``--template=DIR``: hooks copied into the new repository (an empty value copies none)."""
+    if template is not None and (template.dynamic or template.text):
+        eff.cannot_read(
+            label + " --template", "copies hooks from a directory an agent may have written"
+        )
+
+
 def _worktree(args: list[Field], eff: Effects, probe: Probe) -> None:
     opts = getopt(args, valued="bB", long_valued=frozenset({"reason", "expire"}))
     if not opts.operands:
@@ -317,30 +133,6 @@ def _worktree(args: list[Field], eff: Effects, probe: Probe) -> None:
         plain_operands(eff, "git", rest[:1] if action == "add" else rest, True)
     elif action not in ("list", "prune", "lock", "unlock", "repair"):
         eff.opaque.append("git worktree")
-
-
-def _stash(args: list[Field], eff: Effects, probe: Probe) -> None:
-    action = next((f.text for f in args if not f.text.startswith("-")), "push")
-    if action not in ("list", "show", "drop", "clear", "create", "store"):
-        eff.opaque.append("git stash")
-
-
-def _reset(args: list[Field], eff: Effects, probe: Probe) -> None:
-    if getopt(args).has("hard", "merge", "keep"):
-        eff.opaque.append("git reset")
-
-
-def _apply(args: list[Field], eff: Effects, probe: Probe) -> None:
-    opts = getopt(
-        args,
-        valued="pCe",
-        long_valued=frozenset(
-            {"directory", "exclude", "include", "whitespace", "build-fake-ancestor"}
-        ),
-    )
-    if opts.has("cached", "check", "stat", "numstat", "summary") and not opts.has("index", "apply"):
-        return
-    eff.opaque.append("git apply")
 
 
 def _output(args: list[Field], eff: Effects, probe: Probe, command: str) -> None:
@@ -369,13 +161,126 @@ def _init(args: list[Field], eff: Effects, probe: Probe) -> None:
         ),
         valued="b",
     )
+    _template(opts.value("template"), eff, "git init")
     plain_operands(eff, "git", opts.operands[:1], True)
 
 
+def _transport_commands(command: str, args: list[Field], eff: Effects) -> None:
+    """``--upload-pack``, ``--receive-pack``, ``--exec`` (and ``clone -u``): a command git
+    runs (in a shell) to talk to the other side; an ``ext::`` URL is a command too."""
+    for index, field in enumerate(args):
+        text = field.text
+        if text.startswith("ext::") or "::ext::" in text:
+            eff.cannot_read(f"git {command}", "would run an ext:: transport's command")
+        if command not in _TRANSPORTS or not text.startswith(_TRANSPORT_COMMANDS):
+            continue
+        if "=" in text:
+            value = Field(text.split("=", 1)[1], field.dynamic)
+        elif index + 1 < len(args) and text in _TRANSPORT_COMMANDS:
+            value = args[index + 1]
+        else:
+            continue
+        eff.carry(Carried(f"git {command} {text.split('=', 1)[0]}", script=value))
+
+
+def _submodule(args: list[Field], eff: Effects, probe: Probe) -> None:
+    operands = getopt(args).operands
+    action = operands[0].text if operands else "status"
+    if action == "add" and len(operands) > 1:
+        eff.hit(
+            operands[-1]
+            if len(operands) > 2
+            else Field(operands[1].text.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git")),
+            "git",
+            True,
+        )
+    elif action == "foreach":
+        words = [
+            field for field in args[args.index(operands[0]) + 1 :] if field.text != "--recursive"
+        ]
+        if words:
+            script = Field(" ".join(f.text for f in words), any(f.dynamic for f in words))
+            eff.carry(Carried("git submodule foreach", script=script, here=False))
+    elif action not in ("status", "summary"):
+        eff.opaque.append("git submodule " + action)
+
+
+def _pager_or_tool(command: str, args: list[Field], eff: Effects) -> None:
+    """``grep -O[CMD]``/``--open-files-in-pager[=CMD]``, ``difftool -x CMD``/``--extcmd``."""
+    if command == "grep":
+        opts = getopt(args, optional="O", long_optional=frozenset({"open-files-in-pager"}))
+        given = opts.values("O", "open-files-in-pager")
+        if given:
+            eff.carry(Carried("git grep -O", script=given[-1]))
+        elif opts.has("O", "open-files-in-pager"):
+            eff.opaque.append("git grep -O")
+        return
+    opts = getopt(args, valued="xt", long_valued=frozenset({"extcmd", "tool"}))
+    for extcmd in opts.values("x", "extcmd"):
+        eff.carry(Carried("git difftool --extcmd", script=extcmd))
+    eff.opaque.append("git difftool")
+
+
+def _elsewhere_repository(eff: Effects, chdir: Field | None) -> None:
+    """A repository found where git runs that is not the one the command started in (nor
+    a linked worktree or submodule of it), whose configuration and hooks git would run."""
+    if chdir is not None and chdir.dynamic:
+        eff.cannot_read(f"git -C {chdir.text}", "runs git in a directory known only when it runs")
+        return
+    if eff.cwd is None or eff.origin is None:
+        return
+    here = os.path.normpath(os.path.join(eff.cwd, chdir.text)) if chdir is not None else eff.cwd
+    if here == eff.origin:
+        return
+    from .git_worktree import repository
+
+    theirs = repository(here)
+    if theirs is None:
+        return
+    mine = repository(eff.origin)
+    if mine is not None and (theirs[1] == mine[1] or theirs[1].startswith(mine[1] + os.sep)):
+        return
+    if mine is None and (theirs[0] + os.sep).startswith(eff.origin + os.sep):
+        return
+    eff.cannot_read(
+        "git" if chdir is None else f"git -C {chdir.text}",
+        f"would read the configuration and hooks of another repository ({theirs[0]}), "
+        "which an agent may have written",
+    )
+
+
 def git(name: str, args: list[Field], eff: Effects, probe: Probe) -> None:
-    found = _globals(args)
+    _git(args, eff, probe, 0)
+    if eff.carried and eff.cwd is not None:
+        # git runs what it carries from the top of the worktree (aliases, editors, hooks)
+        from .git_worktree import top_from
+
+        here = eff.cwd if eff.chdir is None else os.path.join(eff.cwd, eff.chdir.text)
+        top = top_from(os.path.normpath(here))
+        for carried in eff.carried:
+            if carried.here and carried.cwd is None and top is not None:
+                carried.cwd = Field(top)
+
+
+def _git(args: list[Field], eff: Effects, probe: Probe, aliases: int) -> None:
+    found = parse_globals(args, eff.env)
     for option in found.unsafe:
         eff.opaque.append("git " + option)
+    if aliases == 0 and eff.env:
+        from .git_commands import environment_carries
+
+        environment_carries(eff.env, eff)
+    for option in found.elsewhere:
+        why = "points git at a repository or programs an agent may have written"
+        eff.cannot_read("git " + option, why)
+    alias_values: dict[str, Field | None] = {}
+    for key, value in found.configs:
+        from .git_commands import config_carries
+
+        config_carries(key, value, eff, "git -c")
+        if key.lower().startswith("alias.") and key.count(".") == 1:
+            alias_values[key[len("alias.") :].lower()] = value
+    chdir: Field | None = None
     if found.chdirs:
         chdir = found.chdirs[0]
         for more in found.chdirs[1:]:
@@ -385,51 +290,70 @@ def git(name: str, args: list[Field], eff: Effects, probe: Probe) -> None:
                 else Field(chdir.text.rstrip("/") + "/" + more.text, chdir.dynamic or more.dynamic)
             )
         eff.chdir = chdir
+    if aliases == 0:
+        _elsewhere_repository(eff, chdir)
     if found.index >= len(args):
         return
     sub = args[found.index]
     rest = args[found.index + 1 :]
-    command = sub.text
+    _transport_commands(sub.text, rest, eff)
     if sub.dynamic:
         eff.opaque.append("git")
-    elif command in _HANDLERS:
+    elif sub.text.lower() in alias_values and sub.text not in _KNOWN:
+        _alias(args[: found.index], alias_values[sub.text.lower()], rest, eff, probe, aliases)
+    else:
+        _subcommand(sub.text, rest, eff, probe)
+
+
+def _subcommand(command: str, rest: list[Field], eff: Effects, probe: Probe) -> None:
+    if command in _HANDLERS:
         _HANDLERS[command](rest, eff, probe)
-    elif command in _DIFF_LIKE or command in ("archive", "format-patch"):
+    elif command in WORKTREE_COMMANDS:
+        from .git_worktree import WORKTREE_HANDLERS
+
+        WORKTREE_HANDLERS[command](rest, eff, probe)
+    elif command in DIFF_LIKE or command in ("archive", "format-patch"):
         _output(rest, eff, probe, command)
-    elif command in ("submodule", "bundle"):
-        operands = getopt(rest).operands
-        if command == "bundle" and len(operands) > 1 and operands[0].text == "create":
-            eff.hit(operands[1], "git")
-        elif command == "submodule" and len(operands) > 1 and operands[0].text == "add":
-            eff.hit(
-                operands[-1]
-                if len(operands) > 2
-                else Field(operands[1].text.rstrip("/").rsplit("/", 1)[-1].removesuffix(".git")),
-                "git",
-                True,
-            )
-        else:
-            eff.opaque.append("git " + command)
-    elif command == "grep":
-        if getopt(rest, long_optional=frozenset({"open-files-in-pager"})).has(
-            "O", "open-files-in-pager"
-        ):
-            eff.opaque.append("git grep -O")
-    elif command not in _READ and command not in _INTERNAL:
+    elif command in ("grep", "difftool"):
+        _pager_or_tool(command, rest, eff)
+    elif command in ("daemon", "instaweb"):
+        eff.cannot_read(f"git {command}", "starts a server that runs on after the call ends")
+    elif command not in READ and command not in _INTERNAL:
         eff.opaque.append("git " + command)
 
 
-_CONFIG_READS = (
-    "--get", "--get-all", "--get-regexp", "-l", "--list", "--get-urlmatch", "--get-color",
-    "--get-colorbool",
-)  # fmt: skip
+def _alias(
+    before: list[Field],
+    value: Field | None,
+    rest: list[Field],
+    eff: Effects,
+    probe: Probe,
+    aliases: int,
+) -> None:
+    """An alias invoked: ``!cmd`` runs in a shell with the arguments after it; anything else
+    runs git again with the alias's words in front of them."""
+    from .git_commands import split_cmdline
+
+    if value is not None and value.text.startswith("!"):
+        dynamic = value.dynamic or any(field.dynamic for field in rest)
+        given = " ".join(quote(field.text) for field in rest) if not dynamic else '"$@"'
+        script = Field(value.text[1:] + " " + given, value.dynamic)
+        eff.carry(Carried("git alias", script=script))
+        return
+    words = split_cmdline(value.text) if value is not None else None
+    if words is None or aliases >= MAX_ALIASES:
+        eff.cannot_read("git alias", "expands to git arguments paw-tui cannot read")
+        return
+    _git(before + [Field(word) for word in words] + rest, eff, probe, aliases + 1)
 
 
 def _config(args: list[Field], eff: Effects, probe: Probe) -> None:
     """``git config`` that sets or unsets writes a config file: the repository's
-    ``.git/config`` unless ``--global``, ``--system``, ``--worktree`` or ``--file`` says which."""
+    ``.git/config`` unless ``--global``, ``--system``, ``--worktree`` or ``--file`` says which.
+    (Every file git reads by itself is protected or outside the workspace; one named with
+    ``--file`` runs nothing until something includes it, which cannot be read.)"""
     texts = [field.text for field in args]
-    if any(text in _CONFIG_READS for text in texts) or texts[:1] in (["get"], ["list"]):
+    if any(text in CONFIG_READS for text in texts) or texts[:1] in (["get"], ["list"]):
         return
     if not [field for field in args if not field.text.startswith("-")]:
         return  # nothing to set: git prints its usage
@@ -455,67 +379,21 @@ def _config(args: list[Field], eff: Effects, probe: Probe) -> None:
 
 _HANDLERS = {
     "config": _config,
-    "checkout": _checkout,
-    "restore": _restore,
-    "rm": _rm,
-    "mv": _mv,
-    "clean": _clean,
     "clone": _clone,
     "worktree": _worktree,
-    "stash": _stash,
-    "reset": _reset,
-    "apply": _apply,
     "init": _init,
+    "submodule": _submodule,
 }
-
-
-def git_read_only(args: list[Field]) -> bool:
-    """Whether this git command line only reads (and runs no configured program)."""
-    found = _globals(args)
-    if found.unsafe or any(field.dynamic for field in args):
-        return False
-    if found.index >= len(args):
-        return True
-    command = args[found.index].text
-    rest = args[found.index + 1 :]
-    texts = [field.text for field in rest]
-    if command in _SIMPLE_READ:
-        return True
-    if command in _DIFF_LIKE:
-        return not any(text.startswith(("--output", "--ext-diff")) for text in texts)
-    if command == "grep":
-        return not any(text.startswith(("-O", "--open-files-in-pager")) for text in texts)
-    if command == "branch" or command == "tag":
-        opts = getopt(
-            rest,
-            valued="n" if command == "tag" else "",
-            long_valued=_BRANCH_LIST_VALUED,
-            long_optional=frozenset({"color"}),
-        )
-        allowed = set("arlvi") | {
-            "list",
-            "verbose",
-            "show-current",
-            "color",
-            "no-color",
-            "ignore-case",
-            "all",
-            "remotes",
-            "no-column",
-            "omit-empty",
-        }
-        allowed |= _BRANCH_LIST_VALUED | {"n"}
-        if any(found_name not in allowed for found_name, _ in opts.found):
-            return False
-        return not opts.operands or opts.has("l", "list")
-    if command == "stash":
-        return bool(texts) and texts[0] in ("list", "show")
-    if command == "reflog":
-        return not texts or texts[0] not in ("expire", "delete", "drop")
-    if command == "remote":
-        return not texts or texts[0] in ("-v", "--verbose", "show", "get-url")
-    if command == "worktree":
-        return texts[:1] == ["list"]
-    if command == "config":
-        return any(text in _CONFIG_READS for text in texts) or texts[:1] in (["get"], ["list"])
-    return False
+_KNOWN = (
+    READ
+    | _INTERNAL
+    | DIFF_LIKE
+    | frozenset(_HANDLERS)
+    | WORKTREE_COMMANDS
+    | frozenset(
+        {"archive", "format-patch", "grep", "difftool", "daemon", "instaweb", "commit", "push",
+         "pull", "fetch", "help", "hook", "mergetool", "send-email", "bundle", "bugreport",
+         "maintenance", "range-diff", "replay", "sparse-checkout", "whatchanged"}
+    )
+)  # fmt: skip
+"""git's own commands: an alias of the same name is never used."""

@@ -6,8 +6,11 @@ attached or in the next word (``-tDIR``, ``-t DIR``), optional values only attac
 (``-i.bak``, ``--in-place=.bak``), unambiguous long-option prefixes (``--target=D``),
 options after operands (GNU permutation) and ``--``. :func:`unwrap` strips ``sudo``,
 ``doas``, ``env``, ``nice``, ``nohup``, ``time``, ``command``, ``builtin``, ``exec``,
-``timeout``, ``stdbuf``, ``ionice``, ``setsid``, ``chronic``, ``flock`` and ``xargs``
-(whose command runs with extra arguments nobody can see) down to the command that runs.
+``timeout``, ``stdbuf``, ``ionice``, ``setsid``, ``chronic``, ``flock``, ``xargs``
+(whose command runs with extra arguments nobody can see) and the multi-call binaries
+``busybox`` and ``toybox`` (``busybox sh -c``, ``toybox cp``) down to the command that runs.
+``nohup`` and ``setsid`` stay children of the shell (the kernel boundary holds them), though
+what they start may outlive the call.
 """
 
 from __future__ import annotations
@@ -161,13 +164,148 @@ _WRAPPERS: dict[str, tuple[str, frozenset[str]]] = {
         ),
     ),
 }
-WRAPPERS = frozenset(_WRAPPERS)
+# programs that start the command after their options (and an operand: taskset's mask, chrt's
+# priority, faketime's time), unless an option says they act on a running process instead
+_WRAPPERS.update(
+    {
+        "taskset": ("", _EMPTY),
+        "chrt": ("TPD", frozenset({"sched-runtime", "sched-period", "sched-deadline"})),
+        "numactl": (
+            "iCNmpPw",
+            frozenset(
+                {
+                    "interleave",
+                    "preferred",
+                    "physcpubind",
+                    "cpunodebind",
+                    "membind",
+                    "preferred-many",
+                    "weighted-interleave",
+                }
+            ),
+        ),  # fmt: skip
+        "prlimit": ("po", frozenset({"pid", "output"})),
+        "setpriv": (
+            "",
+            frozenset(
+                {
+                    "reuid",
+                    "regid",
+                    "ruid",
+                    "rgid",
+                    "euid",
+                    "egid",
+                    "groups",
+                    "inh-caps",
+                    "ambient-caps",
+                    "bounding-set",
+                    "securebits",
+                    "pdeathsig",
+                    "selinux-label",
+                    "apparmor-profile",
+                    "landlock-access",
+                    "landlock-rule",
+                }
+            ),
+        ),  # fmt: skip
+        "unshare": (
+            "SGRw",
+            frozenset(
+                {
+                    "setuid",
+                    "setgid",
+                    "root",
+                    "wd",
+                    "propagation",
+                    "setgroups",
+                    "map-user",
+                    "map-group",
+                }
+            ),
+        ),  # fmt: skip
+        "faketime": ("", _EMPTY),
+        "fakeroot": ("lsib", frozenset({"lib", "faked"})),
+        "unbuffer": ("", _EMPTY),
+        "catchsegv": ("", _EMPTY),
+        "xvfb-run": (
+            "efnpsw",
+            frozenset(
+                {"error-file", "auth-file", "server-num", "xauth-protocol", "server-args", "wait"}
+            ),
+        ),  # fmt: skip
+        "dbus-run-session": ("", frozenset({"config-file", "dbus-daemon"})),
+        "systemd-inhibit": ("", frozenset({"what", "who", "why", "mode"})),
+        "pkexec": ("u", frozenset({"user"})),
+        "strace": (
+            "abeEIoOpPsSuUX",
+            frozenset({"output", "attach", "env", "string-limit", "user", "trace", "signal"}),
+        ),  # fmt: skip
+        "ltrace": ("aAbeFlnopsuwxXD", frozenset({"output", "align", "indent", "library"})),
+        "watch": ("nq", frozenset({"interval", "equexit"})),
+        "script": (
+            "cEIOTBm",
+            frozenset(
+                {
+                    "command",
+                    "echo",
+                    "log-in",
+                    "log-out",
+                    "log-io",
+                    "log-timing",
+                    "logging-format",
+                    "output-limit",
+                }
+            ),
+        ),  # fmt: skip
+    }
+)
+# runners of a project's environment: ``uv run CMD``, ``poetry run CMD``, ``bundle exec CMD``
+_RUNNERS: dict[str, tuple[str, str, frozenset[str]]] = {
+    "uv": (
+        "run",
+        "pw",
+        frozenset(
+            {
+                "with",
+                "with-editable",
+                "with-requirements",
+                "python",
+                "directory",
+                "project",
+                "env-file",
+                "extra",
+                "group",
+                "only-group",
+                "index",
+                "index-url",
+                "extra-index-url",
+                "find-links",
+                "package",
+                "script",
+            }
+        ),
+    ),  # fmt: skip
+    "poetry": ("run", "C", frozenset({"directory", "project"})),
+    "pipenv": ("run", "", _EMPTY),
+    "conda": ("run", "np", frozenset({"name", "prefix", "cwd"})),
+    "mamba": ("run", "np", frozenset({"name", "prefix", "cwd"})),
+    "micromamba": ("run", "np", frozenset({"name", "prefix", "cwd"})),
+    "bundle": ("exec", "", _EMPTY),
+}
+MULTICALL = frozenset({"busybox", "toybox"})
+"""Multi-call binaries: ``busybox rm -rf x`` is ``rm -rf x`` (``busybox --list`` is itself)."""
+for _name in MULTICALL:
+    _WRAPPERS[_name] = ("", _EMPTY)
+WRAPPERS = frozenset(_WRAPPERS) | frozenset(_RUNNERS)
 
 
 class Unwrapped:
     """The command a wrapped command line runs, and what the wrappers add."""
 
-    __slots__ = ("argv", "wrappers", "assigns", "chdir", "extra_args", "writes", "script", "query")
+    __slots__ = (
+        "argv", "wrappers", "assigns", "chdir", "extra_args", "writes", "script", "query",
+        "opaque",
+    )  # fmt: skip
 
     def __init__(self, argv: list[Field]) -> None:
         self.argv = argv
@@ -176,8 +314,9 @@ class Unwrapped:
         self.chdir: Field | None = None  # env -C DIR, sudo -D DIR
         self.extra_args = False  # xargs: more arguments come from stdin
         self.writes: list[tuple[Field, str]] = []  # time -o F, flock F
-        self.script: Field | None = None  # flock -c CMD: a shell command line
+        self.script: Field | None = None  # flock -c CMD, watch CMD: a shell command line
         self.query = False  # command -v / -V: names a command, runs nothing
+        self.opaque: str | None = None  # a wrapper that changes what paths mean (unshare -R)
 
 
 def _basename(text: str) -> str:
@@ -189,8 +328,15 @@ def unwrap(argv: list[Field]) -> Unwrapped:
     result = Unwrapped(argv)
     while argv and not argv[0].dynamic:
         name = _basename(argv[0].text)
-        spec = _WRAPPERS.get(name)
-        if spec is None:
+        runner = _RUNNERS.get(name)
+        if runner is not None:
+            if len(argv) < 2 or argv[1].text != runner[0]:
+                break
+            argv = argv[1:]  # "uv run" reads its options after "run"
+            spec: tuple[str, frozenset[str]] | None = runner[1:]
+        else:
+            spec = _WRAPPERS.get(name)
+        if spec is None or (name in MULTICALL and argv[1:2] and argv[1].text.startswith("-")):
             break
         valued, long_valued = spec
         opts = getopt(argv[1:], valued=valued, long_valued=long_valued, permute=False)
@@ -257,6 +403,61 @@ def _flock(name: str, opts: Options, result: Unwrapped) -> list[Field]:
     return rest
 
 
+def _operand_first(name: str, opts: Options, result: Unwrapped) -> list[Field]:
+    """taskset MASK CMD, chrt PRIORITY CMD, faketime TIME CMD; ``-p``: a running process."""
+    if opts.has("p", "pid", "all-tasks", "m", "max"):
+        return []
+    return opts.operands[1:]
+
+
+def _traced(name: str, opts: Options, result: Unwrapped) -> list[Field]:
+    """strace/ltrace -o FILE CMD (``-p PID``: a running process); prlimit (``--pid``)."""
+    for output in opts.values("o", "output"):
+        result.writes.append((output, name))
+    if opts.has("p", "pid", "attach"):
+        return []
+    return opts.operands
+
+
+def _unshare(name: str, opts: Options, result: Unwrapped) -> list[Field]:
+    """``unshare -R DIR`` changes what every path means: what it runs cannot be read."""
+    if opts.has("R", "root"):
+        result.opaque = "unshare --root"
+        return []
+    directory = opts.value("w", "wd")
+    if directory is not None:
+        result.chdir = directory
+    return opts.operands
+
+
+def _watch(name: str, opts: Options, result: Unwrapped) -> list[Field]:
+    """``watch CMD ARGS``: the words joined with spaces, run by ``sh -c`` again and again
+    (``-x``: run as they are)."""
+    if opts.has("x", "exec") or not opts.operands:
+        return opts.operands
+    words = opts.operands
+    result.script = Field(" ".join(f.text for f in words), any(f.dynamic for f in words))
+    return []
+
+
+def _script(name: str, opts: Options, result: Unwrapped) -> list[Field]:
+    """``script -c CMD [FILE]``: the command line, and the typescript it writes (without
+    ``-c``, a shell reading its input)."""
+    result.writes.append((opts.operands[0] if opts.operands else Field("typescript"), "script"))
+    command = opts.value("c", "command")
+    if command is None:
+        return [Field("sh")]
+    result.script = command
+    return []
+
+
+def _runner(name: str, opts: Options, result: Unwrapped) -> list[Field]:
+    directory = opts.value("directory", "cwd", "C")
+    if directory is not None:
+        result.chdir = directory
+    return opts.operands
+
+
 def _xargs(name: str, opts: Options, result: Unwrapped) -> list[Field]:
     result.extra_args = True
     rest = opts.operands or [Field("echo")]
@@ -273,4 +474,15 @@ _AFTER = {
     "time": _time,
     "flock": _flock,
     "xargs": _xargs,
+    "taskset": _operand_first,
+    "chrt": _operand_first,
+    "faketime": _operand_first,
+    "strace": _traced,
+    "ltrace": _traced,
+    "prlimit": _traced,
+    "unshare": _unshare,
+    "watch": _watch,
+    "script": _script,
 }
+for _name in _RUNNERS:
+    _AFTER[_name] = _runner

@@ -14,6 +14,10 @@ from __future__ import annotations
 from .expansion import Field
 from .options import getopt
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 # read-only whatever their arguments (so also with arguments nobody can see: xargs, find -exec)
 SAFE_WITH_ANY_ARGS = frozenset(
     {
@@ -93,8 +97,11 @@ _PLAIN = SAFE_WITH_ANY_ARGS | frozenset(
         "tree",
         "env",
         "set",
+        "atq",
     }
 )
+_HANDOFF = frozenset({"tmux", "screen", "at", "crontab", "systemctl"})
+"""Programs that hand commands to another process; read-only only in their listing forms."""
 _STANDARD_DIRS = (
     "/bin/",
     "/usr/bin/",
@@ -136,50 +143,79 @@ def trusted_name(text: str) -> str | None:
 
 
 def read_only_command(name: str, args: list[Field]) -> bool:
-    texts = [field.text for field in args]
-    if name == "git":
-        from .git import git_read_only
+    check = _CHECKS.get(name)
+    if check is not None:
+        return check(name, args)
+    if name in _HANDOFF:
+        from .handoff import handoff_read_only
 
-        return git_read_only(args)
-    if name == "rg":
-        return not any(text.startswith(("--pre", "--hostname-bin")) for text in texts)
-    if name == "find":
-        from .archives import read_find
-
-        found = read_find(args)
-        if found.deletes or found.writes or found.other:
-            return False
-        return all(
-            words and not words[0].dynamic and trusted_name(words[0].text) in SAFE_WITH_ANY_ARGS
-            for words in found.runs
-        )
-    if name == "sed":
-        return _sed_reads(args)
-    if name == "sort":
-        return not any(
-            text.startswith(("-o", "--output", "--compress-program"))
-            or (text.startswith("-") and not text.startswith("--") and "o" in text)
-            for text in texts
-        )
-    if name == "uniq":
-        return len(getopt(args, valued="fsw").operands) <= 1
-    if name == "date":
-        return not any(text.startswith(("-s", "--set")) for text in texts)
-    if name == "hostname":
-        return all(text in _HOSTNAME_FLAGS for text in texts)
-    if name == "printf":
-        return not texts or texts[0] != "-v"
-    if name == "tree":
-        return not any(text in ("-o", "-R") or text.startswith("--output") for text in texts)
-    if name == "file":
-        return not any(
-            text.startswith("-") and not text.startswith("--") and "C" in text for text in texts
-        )
-    if name == "command":
-        return bool(texts) and texts[0] in ("-v", "-V")
-    if name == "env":
-        return not any("=" in text and not text.startswith("-") for text in texts)
+        return handoff_read_only(name, args)
     return name in _PLAIN
+
+
+def _git(name: str, args: list[Field]) -> bool:
+    from .git_reads import git_read_only
+
+    return git_read_only(args)
+
+
+def _find(name: str, args: list[Field]) -> bool:
+    from .archives import read_find
+
+    found = read_find(args)
+    if found.deletes or found.writes or found.other:
+        return False
+    return all(
+        words and not words[0].dynamic and trusted_name(words[0].text) in SAFE_WITH_ANY_ARGS
+        for words in found.runs
+    )
+
+
+def _sort(name: str, args: list[Field]) -> bool:
+    return not any(
+        text.startswith(("-o", "--output", "--compress-program"))
+        or (text.startswith("-") and not text.startswith("--") and "o" in text)
+        for text in _texts(args)
+    )
+
+
+def _texts(args: list[Field]) -> list[str]:
+    return [field.text for field in args]
+
+
+def _none_start(*prefixes: str) -> Callable[[str, list[Field]], bool]:
+    """Read-only unless an argument starts with one of ``prefixes``."""
+
+    def check(name: str, args: list[Field]) -> bool:
+        return not any(text.startswith(prefixes) for text in _texts(args))
+
+    return check
+
+
+_CHECKS: dict[str, Callable[[str, list[Field]], bool]] = {
+    "git": _git,
+    "rg": _none_start("--pre", "--hostname-bin"),
+    "find": _find,
+    "sed": lambda name, args: _sed_reads(args),
+    "sort": _sort,
+    "uniq": lambda name, args: len(getopt(args, valued="fsw").operands) <= 1,
+    "date": _none_start("-s", "--set"),
+    "hostname": lambda name, args: all(text in _HOSTNAME_FLAGS for text in _texts(args)),
+    "printf": lambda name, args: not args or args[0].text != "-v",
+    "tree": lambda name, args: (
+        not any(text in ("-o", "-R") or text.startswith("--output") for text in _texts(args))
+    ),
+    "file": lambda name, args: (
+        not any(
+            text.startswith("-") and not text.startswith("--") and "C" in text
+            for text in _texts(args)
+        )
+    ),
+    "command": lambda name, args: bool(args) and args[0].text in ("-v", "-V"),
+    "env": lambda name, args: (
+        not any("=" in text and not text.startswith("-") for text in _texts(args))
+    ),
+}
 
 
 def _sed_reads(args: list[Field]) -> bool:

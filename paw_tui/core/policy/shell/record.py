@@ -14,7 +14,7 @@ import os
 from .expansion import Expander, Field
 from .nodes import LIT, CommandList, Part, Word
 from .parser import parse_word
-from .results import Argv, ShellTarget
+from .results import CONTENTS, MARK, WORKTREE, Argv, ShellTarget
 from .scanner import ShellSyntaxError
 from .state import Place, merge
 
@@ -37,10 +37,24 @@ _DESTRUCTIVE = frozenset(
 # operations that can make a directory (or a link to one), and those that can remove one
 _MAKES_DIRECTORIES = frozenset(
     {"mkdir", "cp", "mv", "install", "ln", "tar", "unzip", "rsync", "git", "scp", "mktemp"}
+    | {WORKTREE, CONTENTS}
     | {"editor", "patch", "find"}
 )
 _REMOVES_DIRECTORIES = frozenset(
-    {"rm", "rmdir", "mv", "find-delete", "git", "rsync", "tar", "zip", "find", "patch"}
+    {
+        "rm",
+        "rmdir",
+        "mv",
+        "find-delete",
+        "git",
+        "rsync",
+        "tar",
+        "zip",
+        "find",
+        "patch",
+        WORKTREE,
+        CONTENTS,
+    }
 )
 MAX_DEPTH = 16  # nested scripts and function calls followed
 MAX_STEPS = 20000  # simple commands walked (loops, calls): past it, the command is refused
@@ -72,15 +86,33 @@ class Record:
         self.extglob = extglob
         self.child_vars = child_vars  # what a new shell process starts with
         self.links: dict[str, str] = {}  # symbolic links the command makes: link -> target
+        self.unreadable: list[str] = []  # commands handed to other programs, unreadable
+        self.handoffs: list[str] = []  # labels of commands handed outside the shell's tree
+        self.handing: list[str] = []  # the hand-overs outside the tree being walked now
+        self.trust_temp = True  # MARK in a word comes from mktemp (the command holds none)
+        self.origin: str | None = None  # the directory the command line starts in
 
     def merge(self, places: list[Place]) -> list[Place]:
         return merge(places)
 
     def add_opaque(self, name: str) -> None:
+        name = name.replace(MARK, "")
         self.opaque.append(name)
+        if self.handing:
+            self.cannot_read(
+                self.handing[-1],
+                f"would run {name}, which may write what its command line does not name",
+            )
+
+    def cannot_read(self, label: str, why: str) -> None:
+        """A command handed to ``label`` that the analysis cannot read whole."""
+        where = (
+            " outside the shell (no kernel boundary, no drift detection)" if self.handing else ""
+        )
+        self.unreadable.append(f"{label}{where} {why}")
 
     def record(self, words: list[str], extra: bool) -> None:
-        self.commands.append(Argv(words, extra))
+        self.commands.append(Argv([word.replace(MARK, "") for word in words], extra))
 
     def add_target(
         self,
@@ -97,22 +129,22 @@ class Record:
         path = field.text
         absolute = path.startswith("/")
         dynamic = field.dynamic or (not absolute and place.lost)
+        temp = False
+        cwd = place.cwd
+        if MARK in path or (not absolute and MARK in cwd):
+            temp = self.trust_temp
+            path, cwd = path.replace(MARK, ""), cwd.replace(MARK, "")
+            place = Place(cwd, place.lost, None, None, place.vars, place.blind, place.unlikely)
+        if dynamic and self.handing:
+            self.cannot_read(self.handing[-1], f"would write {path}, known only when it runs")
         if how not in _DESTRUCTIVE and not field.dynamic and (absolute or not place.lost):
             resolved = path if absolute else place.resolve(path)
             if resolved in _HARMLESS or resolved.startswith(("/dev/fd/", "/proc/self/fd/")):
                 return
         self.read_only = False
+        pattern = field.pattern.replace(MARK, "") if glob and field.pattern else None
         self.targets.append(
-            ShellTarget(
-                path,
-                place.cwd,
-                how,
-                subtree,
-                directory,
-                dynamic,
-                glob,
-                field.pattern if glob else None,
-            )
+            ShellTarget(path, cwd, how, subtree, directory, dynamic, glob, pattern, temp)
         )
         if self.links and not dynamic:
             self.through_links(place.resolve(path), how, place, subtree, directory)
@@ -134,6 +166,7 @@ class Record:
         """Whether something the command did before may have created or removed ``path``."""
         if self.opaque:
             return True
+        path = path.replace(MARK, "")
         for target in self.targets:
             if target.how not in (_REMOVES_DIRECTORIES if exists else _MAKES_DIRECTORIES):
                 continue
@@ -204,6 +237,11 @@ class Record:
         raise NotImplementedError
 
     def call(self, name: str, place: Place) -> Flow:  # pragma: no cover
+        raise NotImplementedError
+
+    def script(
+        self, field: Field, place: Place, name: str, child: bool = True
+    ) -> Flow:  # pragma: no cover
         raise NotImplementedError
 
 

@@ -2,6 +2,14 @@
 
 from __future__ import annotations
 
+WORKTREE = "git-worktree"
+"""The ``how`` of a target standing for every file of the repository git runs in."""
+CONTENTS = "git-contents"
+"""The ``how`` of a directory whose contents git writes (a pathspec), not the directory."""
+MARK = "\ufdd0"
+"""Put before the ``X``s of a name ``mktemp`` makes (a Unicode noncharacter, no path holds
+it): how a target knows it is that name (:mod:`.tempfiles`, :attr:`ShellTarget.temp`)."""
+
 
 class ShellTarget:
     """A path a command writes.
@@ -13,10 +21,14 @@ class ShellTarget:
     into a directory, ``find -delete``); ``directory``: the command creates it as a directory;
     ``dynamic``: the path (or its directory) holds an expansion nobody can know before the
     command runs, and ``path`` shows its source text; ``glob``: the path has unquoted glob
-    characters, and ``pattern`` is the glob to expand (quoted characters escaped).
+    characters, and ``pattern`` is the glob to expand (quoted characters escaped). ``temp``:
+    the path is, or lies below, a name this same command's ``mktemp`` makes (its random part
+    still written as the template's ``X``s); a name that only looks like one is not.
     """
 
-    __slots__ = ("path", "cwd", "how", "subtree", "directory", "dynamic", "glob", "pattern")
+    __slots__ = (
+        "path", "cwd", "how", "subtree", "directory", "dynamic", "glob", "pattern", "temp",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -28,6 +40,7 @@ class ShellTarget:
         dynamic: bool = False,
         glob: bool = False,
         pattern: str | None = None,
+        temp: bool = False,
     ) -> None:
         self.path = path
         self.cwd = cwd
@@ -37,6 +50,7 @@ class ShellTarget:
         self.dynamic = dynamic
         self.glob = glob
         self.pattern = pattern if glob else None
+        self.temp = temp
 
     def key(self) -> tuple[str, str, str, bool, bool, bool, bool]:
         return (
@@ -60,7 +74,7 @@ class ShellTarget:
     def __repr__(self) -> str:
         flags = "".join(
             f", {name}=True"
-            for name in ("subtree", "directory", "dynamic", "glob")
+            for name in ("subtree", "directory", "dynamic", "glob", "temp")
             if getattr(self, name)
         )
         return f"ShellTarget({self.path!r}, cwd={self.cwd!r}, how={self.how!r}{flags})"
@@ -86,11 +100,17 @@ class ShellAnalysis:
     ``error``: bash would refuse it as a syntax error (one sentence), and nothing else is
     filled in. ``targets``: the paths it writes, in order, without repeats. ``read_only``: it
     provably only reads. ``commands``: every simple command's arguments, wrappers stripped,
-    nested ones included. ``opaque``: names of commands that may write files nobody can name
-    from the command line (interpreters, build tools, unknown programs, ``eval $x``, ...).
+    nested ones included (also those handed to other programs). ``opaque``: names of commands
+    that may write files nobody can name from the command line (interpreters, build tools,
+    unknown programs, ``eval $x``, ...). ``unreadable``: one sentence per command handed to
+    another program that cannot be read whole (it arrives through a variable, standard input
+    or a file; or it runs outside the shell's process tree, where neither the kernel
+    boundary nor drift detection reaches, and may write what its command line does not
+    name). ``handoffs``: labels of the commands handed to a process outside the shell's tree
+    (``tmux new-window``, ``at``).
     """
 
-    __slots__ = ("targets", "error", "read_only", "commands", "opaque")
+    __slots__ = ("targets", "error", "read_only", "commands", "opaque", "unreadable", "handoffs")
 
     def __init__(self) -> None:
         self.targets: list[ShellTarget] = []
@@ -98,11 +118,14 @@ class ShellAnalysis:
         self.read_only = False
         self.commands: list[Argv] = []
         self.opaque: list[str] = []
+        self.unreadable: list[str] = []
+        self.handoffs: list[str] = []
 
     def __repr__(self) -> str:
         if self.error is not None:
             return f"ShellAnalysis(error={self.error!r})"
         return (
             f"ShellAnalysis(targets={self.targets!r}, read_only={self.read_only}, "
-            f"commands={self.commands!r}, opaque={self.opaque!r})"
+            f"commands={self.commands!r}, opaque={self.opaque!r}, "
+            f"unreadable={self.unreadable!r})"
         )

@@ -19,6 +19,8 @@ from .options import getopt
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from .effects import Handler, Probe
 
 _E: frozenset[str] = frozenset()
@@ -173,10 +175,11 @@ def _split(name: str, args: list[Field], eff: Effects, probe: Probe) -> None:
 def _mktemp(name: str, args: list[Field], eff: Effects, probe: Probe) -> None:
     from .tempfiles import temp_name
 
-    made = temp_name(args)
+    made = temp_name(args, eff.env)
     if made is not None:
         # the path keeps the template's X's; the pattern stands for the name mktemp picks
-        eff.hit(Field(made.path, False, True, made.pattern), "mktemp", directory=made.directory)
+        field = Field(made.path, made.dynamic, not made.dynamic, made.pattern)
+        eff.hit(field, "mktemp", directory=made.directory)
 
 
 _COMPRESSORS = {
@@ -317,7 +320,7 @@ HANDLERS: dict[str, Handler] = {
 HANDLERS.update(COREUTILS)
 for _name in _COMPRESSORS:
     HANDLERS[_name] = _compress
-# loaded on first use (see command_effects): the programs of .archives and .git
+# loaded on first use (see command_effects): the programs of .archives, .git and .handoff
 _LAZY = {
     "tar": "archives",
     "gtar": "archives",
@@ -330,18 +333,45 @@ _LAZY = {
     "find": "archives",
     "gfind": "archives",
     "git": "git",
+    # programs that hand commands to a process outside the shell's tree (.handoff)
+    "tmux": "handoff",
+    "screen": "handoff",
+    "at": "handoff",
+    "batch": "handoff",
+    "atrm": "handoff",
+    "crontab": "handoff",
+    "systemd-run": "handoff",
+    "systemctl": "handoff",
+    "ssh": "handoff",
 }
 
 
-def command_effects(name: str, args: list[Field], probe: Probe) -> Effects:
-    """What ``name args`` writes; ``known`` is False when this module has no rules for it."""
-    eff = Effects()
+def command_effects(
+    name: str,
+    args: list[Field],
+    probe: Probe,
+    env: Mapping[str, str | None] | None = None,
+    stdin: tuple[str, bool] | None = None,
+    cwd: str | None = None,
+    origin: str | None = None,
+) -> Effects:
+    """What ``name args`` writes, and the commands it hands to other programs; ``env`` the
+    variables the command line gives it, ``stdin`` a here-document's text, ``cwd`` and
+    ``origin`` as :class:`Effects` has them. ``known`` is False when this module has no rules
+    for it."""
+    eff = Effects(env, stdin, cwd, origin)
     handler = HANDLERS.get(name)
     if handler is None and name in _LAZY:
-        if _LAZY[name] == "git":
+        module = _LAZY[name]
+        if module == "git":
             from .git import git
 
             HANDLERS["git"] = handler = git
+        elif module == "handoff":
+            from .handoff import HANDOFF_HANDLERS
+
+            HANDLERS.update(HANDOFF_HANDLERS)
+            handler = HANDLERS[name]
         else:
             from .archives import ARCHIVE_HANDLERS
 
