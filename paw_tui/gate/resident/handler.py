@@ -42,7 +42,25 @@ class Refused(Exception):
     """The caller may not use the resident gate; the message says why."""
 
 
-def serve(listener: socket.socket, proof: os.stat_result, idle: float, taken: int) -> int:
+NONCE = 16
+"""Bytes a worker writes through the caller's proof descriptor (at its own offset)."""
+
+
+class Proof:
+    """The server's proof file as a worker checks callers against it: the file's identity,
+    the server's own descriptor of it (to read back what was written through the caller's)
+    and this worker's offset in it (two workers never write the same bytes)."""
+
+    __slots__ = ("device", "inode", "fd", "offset")
+
+    def __init__(self, info: os.stat_result, fd: int, slot: int) -> None:
+        self.device = info.st_dev
+        self.inode = info.st_ino
+        self.fd = fd
+        self.offset = slot * NONCE
+
+
+def serve(listener: socket.socket, proof: Proof, idle: float, taken: int) -> int:
     """Answer calls one at a time, up to CALLS, telling the server through the pipe ``taken``
     as each is accepted; the worker's exit code for the server (IDLE when none came for
     ``idle`` seconds, SERVED when it retires)."""
@@ -70,7 +88,7 @@ def serve(listener: socket.socket, proof: os.stat_result, idle: float, taken: in
     return SERVED
 
 
-def _answer(conn: socket.socket, proof: os.stat_result) -> None:
+def _answer(conn: socket.socket, proof: Proof) -> None:
     conn.settimeout(REQUEST_TIMEOUT)
     fds: list[int] = []
     try:
@@ -97,7 +115,7 @@ def _try_send(conn: socket.socket, data: bytes) -> None:
         pass
 
 
-def _receive(conn: socket.socket, proof: os.stat_result, fds: list[int]) -> wire.Request:
+def _receive(conn: socket.socket, proof: Proof, fds: list[int]) -> wire.Request:
     """Read the request, keeping the descriptors it carried in ``fds`` (closed by the caller
     whatever happens); Refused unless the peer is this user and passed a writable proof."""
     creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12)
@@ -119,14 +137,36 @@ def _receive(conn: socket.socket, proof: os.stat_result, fds: list[int]) -> wire
     return wire.decode_request(body[:meta_size], body[meta_size:])
 
 
-def _check_proof(fd: int, proof: os.stat_result) -> None:
+def _check_proof(fd: int, proof: Proof) -> None:
+    """Refused unless ``fd`` is the proof file open for writing, proved by the kernel: a
+    fresh nonce written through ``fd`` must read back through the server's own descriptor.
+
+    Checking the access mode alone is not enough to trust: ``open(proof, O_WRONLY |
+    O_RDWR)`` (mode 3) is neither a read nor a write to Landlock, so the confined shell gets
+    that descriptor, and it cannot write. ``pwrite`` asks the kernel whether the descriptor
+    was opened for writing, a right Landlock granted or refused when the caller opened it.
+    A second name of the file (a hard link placed in a writable tree, where Landlock would
+    let the confined shell open it for writing) is refused too.
+    """
     import fcntl
 
     info = os.fstat(fd)
-    if (info.st_dev, info.st_ino) != (proof.st_dev, proof.st_ino):
+    if (info.st_dev, info.st_ino) != (proof.device, proof.inode):
         raise Refused("the proof is not this server's proof file")
-    if fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE == os.O_RDONLY:
+    if info.st_nlink != 1:
+        raise Refused("the proof file has another name")
+    flags = fcntl.fcntl(fd, fcntl.F_GETFL)
+    if flags & os.O_ACCMODE not in (os.O_WRONLY, os.O_RDWR) or flags & os.O_APPEND:
         raise Refused("the proof must be open for writing")
+    nonce = os.urandom(NONCE)
+    try:
+        written = os.pwrite(fd, nonce, proof.offset)
+    except OSError as error:
+        raise Refused(
+            f"the proof cannot be written through the descriptor ({error.strerror})"
+        ) from None
+    if written != NONCE or os.pread(proof.fd, NONCE, proof.offset) != nonce:
+        raise Refused("what was written through the proof did not reach the proof file")
 
 
 def decide(request: wire.Request, cwd: int) -> tuple[int, bytes, bytes]:

@@ -44,7 +44,7 @@ def serve(directory: str) -> int:
         lock.acquire()
         os.ftruncate(lock.fileno(), 0)
         os.pwrite(lock.fileno(), b"%d\n" % os.getpid(), 0)
-        proof = _proof(dir_fd)
+        proof_fd, proof = _proof(dir_fd)
     except LockTimeout:
         return 0  # another server has it
     except (OSError, LockError) as error:
@@ -54,7 +54,7 @@ def serve(directory: str) -> int:
     stamps = freshness.code_stamps()
     rehearse(directory)
     listener, inode = _listen(directory, dir_fd)
-    pool = _Pool(listener, proof, _idle_seconds(), inherited=(dir_fd, lock.fileno()))
+    pool = _Pool(listener, proof, proof_fd, _idle_seconds(), inherited=(dir_fd, lock.fileno()))
     gc.collect()
     gc.freeze()  # the children share the imported gate's pages instead of copying them
 
@@ -84,6 +84,7 @@ class _Pool:
         self,
         listener: socket.socket,
         proof: os.stat_result,
+        proof_fd: int,
         idle: float,
         inherited: tuple[int, ...],
     ) -> None:
@@ -92,8 +93,10 @@ class _Pool:
         by a killed server must not keep the next one from starting)."""
         self.listener = listener
         self.proof = proof
+        self.proof_fd = proof_fd
         self.idle = idle
-        self.workers: set[int] = set()
+        self.workers: dict[int, int] = {}
+        """Each worker's pid and slot (0 to WORKERS - 1): its place in the proof file."""
         self.taken_r, self.taken_w = os.pipe()
         self.wake_r, self.wake_w = os.pipe()
         os.set_blocking(self.wake_w, False)
@@ -108,7 +111,8 @@ class _Pool:
             # SIGTERM held until the worker is counted, or the server could leave without it
             signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
             try:
-                self.workers.add(self._fork())
+                slot = min(set(range(WORKERS)) - set(self.workers.values()))
+                self.workers[self._fork(slot)] = slot
             finally:
                 signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
         ready, _, _ = select.select([self.taken_r, self.wake_r], [], [], TICK)
@@ -124,7 +128,7 @@ class _Pool:
             pid, status = os.waitpid(-1, os.WNOHANG)
             if pid == 0:
                 break
-            self.workers.discard(pid)
+            self.workers.pop(pid, None)
             code = os.waitstatus_to_exitcode(status)
             if code == handler.SERVED:
                 continue  # retired
@@ -133,7 +137,7 @@ class _Pool:
             return False  # idle, or a handler that broke: leave rather than loop
         return True
 
-    def _fork(self) -> int:
+    def _fork(self, slot: int) -> int:
         server = os.getpid()
         pid = os.fork()
         if pid:
@@ -148,7 +152,8 @@ class _Pool:
                 signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
                 for fd in (self.taken_r, self.wake_r, self.wake_w, *self.inherited):
                     os.close(fd)
-                code = handler.serve(self.listener, self.proof, self.idle, self.taken_w)
+                proof = handler.Proof(self.proof, self.proof_fd, slot)
+                code = handler.serve(self.listener, proof, self.idle, self.taken_w)
         finally:
             os._exit(code)
 
@@ -183,20 +188,28 @@ def _open_directory(directory: str) -> int:
     return dir_fd
 
 
-def _proof(dir_fd: int) -> os.stat_result:
-    fd = os.open(
-        wire.PROOF,
-        os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC,
-        0o600,
-        dir_fd=dir_fd,
-    )
+def _proof(dir_fd: int) -> tuple[int, os.stat_result]:
+    """The proof file, open for reading and writing (kept for the server's life: workers
+    read back through it what a caller wrote), and its identity. A proof that has another
+    name is replaced: whoever made the link could hand it to a process that may not write."""
+    flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+    fd = os.open(wire.PROOF, flags, 0o600, dir_fd=dir_fd)
     try:
         proof = os.fstat(fd)
-    finally:
-        os.close(fd)
+        if stat.S_ISREG(proof.st_mode) and proof.st_nlink != 1:
+            os.close(fd)
+            fd = -1
+            os.unlink(wire.PROOF, dir_fd=dir_fd)
+            fd = os.open(wire.PROOF, flags | os.O_EXCL, 0o600, dir_fd=dir_fd)
+            proof = os.fstat(fd)
+    except OSError:
+        if fd >= 0:
+            os.close(fd)
+        raise
     if not stat.S_ISREG(proof.st_mode):
+        os.close(fd)
         raise OSError(f"{wire.PROOF} is not a regular file")
-    return proof
+    return fd, proof
 
 
 def preload() -> None:
