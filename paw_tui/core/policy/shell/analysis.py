@@ -58,8 +58,8 @@ from __future__ import annotations
 
 import os
 
+from .limits import TooComplex
 from .parser import parse
-from .record import TooComplex
 from .results import Argv, ShellAnalysis, ShellTarget
 from .scanner import ShellSyntaxError
 from .state import Place
@@ -115,8 +115,13 @@ def analyse(
     start = Place(cwd, False, oldpwd, (), variables, False, False)
     try:
         walker.run_list(tree, [start])
-    except (RecursionError, TooComplex):
+    except RecursionError:
         result.error = "The command is too complex to be analysed."
+        return result
+    except TooComplex as bound:
+        result.error = "The command is too complex to be analysed" + (
+            f": {bound}." if str(bound) else "."
+        )
         return result
     if walker.error is not None:
         result.error = walker.error[0].upper() + walker.error[1:] + "."
