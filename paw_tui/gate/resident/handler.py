@@ -19,8 +19,11 @@ import signal
 import socket
 import stat
 import sys
+import time
 
+from paw_tui.gate.budget import ANALYSIS_SECONDS, AnalysisBudget
 from paw_tui.gate.resident import wire
+from paw_tui.gate.resident.deadlines import GRACE, Deadlines
 from paw_tui.gate.resident.memory import populate
 
 SERVED = 0
@@ -60,10 +63,28 @@ class Proof:
         self.offset = slot * NONCE
 
 
-def serve(listener: socket.socket, proof: Proof, idle: float, taken: int) -> int:
+class Seat:
+    """A worker's place in its server: its slot (in the proof file and in the deadlines the
+    server watches) and the deadlines page."""
+
+    __slots__ = ("slot", "deadlines")
+
+    def __init__(self, slot: int, deadlines: Deadlines) -> None:
+        self.slot = slot
+        self.deadlines = deadlines
+
+    def until(self, when: float) -> None:
+        """The current call must be over by ``when`` (a ``time.monotonic()`` time)."""
+        self.deadlines.post(self.slot, when)
+
+    def free(self) -> None:
+        self.deadlines.clear(self.slot)
+
+
+def serve(listener: socket.socket, proof: Proof, idle: float, taken: int, seat: Seat) -> int:
     """Answer calls one at a time, up to CALLS, telling the server through the pipe ``taken``
-    as each is accepted; the worker's exit code for the server (IDLE when none came for
-    ``idle`` seconds, SERVED when it retires)."""
+    as each is accepted and posting when each must be over; the worker's exit code for the
+    server (IDLE when none came for ``idle`` seconds, SERVED when it retires)."""
     populate()
     streams = sys.stdin, sys.stdout, sys.stderr
     environ = dict(os.environb)
@@ -76,8 +97,10 @@ def serve(listener: socket.socket, proof: Proof, idle: float, taken: int) -> int
         # A call taken is finished: a server that leaves now stops the worker after it.
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
         os.write(taken, os.getpid().to_bytes(4, sys.byteorder))
+        seat.until(time.monotonic() + REQUEST_TIMEOUT + GRACE)
         with conn:
-            _answer(conn, proof)
+            _answer(conn, proof, seat)
+        seat.free()
         # nothing of the caller's stays between calls: not its streams, its environment (it
         # may hold secrets) or its directory (it may be removed)
         sys.stdin, sys.stdout, sys.stderr = streams
@@ -88,7 +111,7 @@ def serve(listener: socket.socket, proof: Proof, idle: float, taken: int) -> int
     return SERVED
 
 
-def _answer(conn: socket.socket, proof: Proof) -> None:
+def _answer(conn: socket.socket, proof: Proof, seat: Seat) -> None:
     conn.settimeout(REQUEST_TIMEOUT)
     fds: list[int] = []
     try:
@@ -97,7 +120,11 @@ def _answer(conn: socket.socket, proof: Proof) -> None:
         if conn.recv(1) != wire.GO:
             return  # the caller decided itself: nothing was done here
         conn.settimeout(None)
-        code, out, err = decide(request, fds[1])
+        # the analysis has its budget, and then the call must end before the hook gives up
+        went = time.monotonic()
+        seat.until(went + ANALYSIS_SECONDS + GRACE)
+        budget = AnalysisBudget(on_end=lambda: seat.until(went + wire.ANSWER_TIMEOUT))
+        code, out, err = decide(request, fds[1], budget)
         conn.sendall(wire.encode_answer(code, out, err))
     except Refused as refusal:
         _try_send(conn, wire.REFUSED + b" " + str(refusal).encode() + b"\n")
@@ -169,9 +196,11 @@ def _check_proof(fd: int, proof: Proof) -> None:
         raise Refused("what was written through the proof did not reach the proof file")
 
 
-def decide(request: wire.Request, cwd: int) -> tuple[int, bytes, bytes]:
+def decide(
+    request: wire.Request, cwd: int, budget: AnalysisBudget | None = None
+) -> tuple[int, bytes, bytes]:
     """Run the gate as the caller's process would have: its environment, directory, umask,
-    arguments and stdin; the exit code and what it wrote."""
+    arguments and stdin, the analysis under ``budget``; the exit code and what it wrote."""
     from paw_tui.gate.main import answer
 
     os.environb.clear()
@@ -186,7 +215,7 @@ def decide(request: wire.Request, cwd: int) -> tuple[int, bytes, bytes]:
         err, encoding="utf-8", errors="backslashreplace", write_through=True
     )
     try:
-        code = answer(request.args)
+        code = answer(request.args, budget)
     except SystemExit as leaving:
         code = leaving.code if isinstance(leaving.code, int) else 2
     for stream in (sys.stdout, sys.stderr):

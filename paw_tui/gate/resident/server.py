@@ -19,6 +19,7 @@ import sys
 import time
 
 from paw_tui.gate.resident import freshness, handler, wire
+from paw_tui.gate.resident.deadlines import Deadlines
 from paw_tui.gate.resident.rehearsal import rehearse
 
 WORKERS = 2
@@ -78,7 +79,9 @@ def serve(directory: str) -> int:
 class _Pool:
     """The workers, each answering calls one at a time (:func:`handler.serve`). A worker
     tells the server when it takes a call through the ``taken`` pipe (so the server knows
-    when it was last used); one that leaves (idle, retired) is replaced."""
+    when it was last used) and posts when that call must be over (:mod:`.deadlines`); one
+    still at it past then is killed, and one that leaves (idle, retired, killed) is
+    replaced."""
 
     def __init__(
         self,
@@ -96,7 +99,11 @@ class _Pool:
         self.proof_fd = proof_fd
         self.idle = idle
         self.workers: dict[int, int] = {}
-        """Each worker's pid and slot (0 to WORKERS - 1): its place in the proof file."""
+        """Each worker's pid and slot (0 to WORKERS - 1): its place in the proof file and in
+        the deadlines."""
+        self.deadlines = Deadlines(WORKERS)
+        self.killed: set[int] = set()
+        """Workers stopped for overrunning a call (replaced, not a reason to leave)."""
         self.taken_r, self.taken_w = os.pipe()
         self.wake_r, self.wake_w = os.pipe()
         os.set_blocking(self.wake_w, False)
@@ -115,23 +122,48 @@ class _Pool:
                 self.workers[self._fork(slot)] = slot
             finally:
                 signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
-        ready, _, _ = select.select([self.taken_r, self.wake_r], [], [], TICK)
+        wait = TICK
+        due = self.deadlines.earliest()
+        if due is not None:
+            wait = min(wait, max(0.0, due - time.monotonic()) + 0.01)
+        ready, _, _ = select.select([self.taken_r, self.wake_r], [], [], wait)
         if self.wake_r in ready:
             os.read(self.wake_r, 512)
         if self.taken_r in ready:
             os.read(self.taken_r, 4 * 64)
             self.last_call = time.monotonic()
+        self._stop_overdue()
         return self._reap()
+
+    def _stop_overdue(self) -> None:
+        """Kill each worker still at a call past its deadline: stuck where its own timer
+        cannot reach (a system call, C code, a stopped process). The hook, its connection
+        closed, denies the call; the slot is free for the worker that replaces it."""
+        overdue = self.deadlines.overdue(time.monotonic())
+        for pid, slot in list(self.workers.items()):
+            if slot in overdue and pid not in self.killed:
+                if not 0.0 < self.deadlines.read(slot) <= time.monotonic():
+                    continue  # it has just finished (and may be at the next call)
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    continue
+                self.killed.add(pid)
 
     def _reap(self) -> bool:
         while self.workers:
             pid, status = os.waitpid(-1, os.WNOHANG)
             if pid == 0:
                 break
-            self.workers.pop(pid, None)
+            slot = self.workers.pop(pid, None)
+            if slot is not None:
+                self.deadlines.clear(slot)
             code = os.waitstatus_to_exitcode(status)
             if code == handler.SERVED:
                 continue  # retired
+            if pid in self.killed:
+                self.killed.discard(pid)
+                continue  # stopped for overrunning a call: replaced
             if code == handler.IDLE and time.monotonic() - self.last_call < self.idle:
                 continue  # a worker that waited since before the last call
             return False  # idle, or a handler that broke: leave rather than loop
@@ -153,7 +185,8 @@ class _Pool:
                 for fd in (self.taken_r, self.wake_r, self.wake_w, *self.inherited):
                     os.close(fd)
                 proof = handler.Proof(self.proof, self.proof_fd, slot)
-                code = handler.serve(self.listener, proof, self.idle, self.taken_w)
+                seat = handler.Seat(slot, self.deadlines)
+                code = handler.serve(self.listener, proof, self.idle, self.taken_w, seat)
         finally:
             os._exit(code)
 
