@@ -33,9 +33,9 @@ LOCK_WAIT = 2.0
 """Seconds a new server waits for a leaving one's lock (blocked in ``flock``, not polling)."""
 
 
-def serve(directory: str) -> int:
-    """Serve in ``directory`` until idle, stale or told to stop; 0, or 1 when the directory
-    cannot be used."""
+def serve(directory: str, dependencies: tuple[str, ...] = ()) -> int:
+    """Serve in ``directory`` until idle, stale or told to stop (the code of paw-tui or of
+    one of the ``dependencies`` changed); 0, or 1 when the directory cannot be used."""
     from paw_tui.core.support.locking import FileLock, LockError, LockTimeout
 
     os.chdir("/")  # a server outlives the call that started it: it holds no one's directory
@@ -52,7 +52,7 @@ def serve(directory: str) -> int:
         sys.stderr.write(f"paw-tui resident gate: cannot use {directory}: {error}\n")
         return 1
     preload()
-    stamps = freshness.code_stamps()
+    stamps = freshness.code_stamps(dependencies)
     rehearse(directory)
     listener, inode = _listen(directory, dir_fd)
     pool = _Pool(listener, proof, proof_fd, _idle_seconds(), inherited=(dir_fd, lock.fileno()))
