@@ -121,3 +121,46 @@ def report(label: str, value_ms: float, base_ms: float, budget: float) -> bool:
         f"{label:<44} median {value_ms:7.1f} ms   {ratio:5.2f}x python -c pass  (budget {budget:.1f}x: {verdict})"
     )
     return ratio <= budget
+
+
+def install_hook(python: str, base: str) -> tuple[str, str]:
+    """This machine's hook script in ``base`` (as ``paw-tui install`` writes it) and the
+    portable hook command a client runs (``/bin/sh -c`` it with ``PAW_TUI_HOOK`` naming the
+    script, as Claude Code does)."""
+    import json
+
+    setup = subprocess.run(
+        [
+            python,
+            "-c",
+            "import json, os, sys\n"
+            "from paw_tui.core.clients import commands\n"
+            "base = sys.argv[1]\n"
+            "path = commands.hook_script_path(base)\n"
+            "os.makedirs(base, exist_ok=True)\n"
+            "open(path, 'w').write(commands.hook_script_text(base))\n"
+            "os.chmod(path, 0o755)\n"
+            "print(json.dumps([path, commands.portable_hook_command('claude-code')]))",
+            base,
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    script_path, command = json.loads(setup)
+    return script_path, command
+
+
+def wait_for_server(lock: str, timeout: float = 30) -> int:
+    """The pid of the resident gate the first hook call started."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with open(lock) as handle:
+                pid = int(handle.read().split()[0])
+            if os.path.exists(os.path.join(os.path.dirname(lock), "gate.sock")):
+                return pid
+        except (OSError, ValueError, IndexError):
+            pass
+        time.sleep(0.05)
+    raise SystemExit(f"no resident gate started ({lock})")

@@ -27,11 +27,18 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _harness import REPO, clean_env, interleaved_with_cpu, pick_python, report
+from _harness import (
+    REPO,
+    clean_env,
+    install_hook,
+    interleaved_with_cpu,
+    pick_python,
+    report,
+    wait_for_server,
+)
 
 BUDGET = 1.3  # issue 12: the installed hook at <= 1.3x python -c pass
 
@@ -56,21 +63,6 @@ def fresh_ids(body: bytes) -> Callable[[], bytes]:
     id would do) costs an ext4 write-back no real session pays."""
     count = itertools.count()
     return lambda: body.replace(b'"toolu_bench"', f'"toolu_bench_{next(count)}"'.encode())
-
-
-def wait_for_server(lock: str, timeout: float = 30) -> int:
-    """The pid of the resident gate the first hook call started."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            with open(lock) as handle:
-                pid = int(handle.read().split()[0])
-            if os.path.exists(os.path.join(os.path.dirname(lock), "gate.sock")):
-                return pid
-        except (OSError, ValueError, IndexError):
-            pass
-        time.sleep(0.05)
-    raise SystemExit(f"no resident gate started ({lock})")
 
 
 def process_cpu(pid: int) -> float:
@@ -147,25 +139,7 @@ def main() -> int:
         # what Claude Code runs: `/bin/sh -c` with the command `install claude-code` commits,
         # PAW_TUI_HOOK naming this machine's hook script (settings.local.json's env), which
         # runs the launcher with the gate's code cache beside it
-        setup = subprocess.run(
-            [
-                python,
-                "-c",
-                "import json, os, sys\n"
-                "from paw_tui.core.clients import commands\n"
-                "base = sys.argv[1]\n"
-                "path = commands.hook_script_path(base)\n"
-                "os.makedirs(base, exist_ok=True)\n"
-                "open(path, 'w').write(commands.hook_script_text(base))\n"
-                "os.chmod(path, 0o755)\n"
-                "print(json.dumps([path, commands.portable_hook_command('claude-code')]))",
-                os.path.join(base, "hook-state"),
-            ],
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout
-        script_path, command = json.loads(setup)
+        script_path, command = install_hook(python, os.path.join(base, "hook-state"))
         env = dict(env, PAW_TUI_HOOK=script_path)
         hook = ["/bin/sh", "-c", command]
         # the same hook deciding in its own process (no resident gate), for comparison
