@@ -39,7 +39,6 @@ from paw_tui.core.policy.scope.forms import (
     Entry,
     backtracks_little,
 )
-from paw_tui.core.policy.scope.linear import searcher
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs ~25 ms at import; the hot paths never pay for it
@@ -217,7 +216,9 @@ class CompiledScope:
 
     def _search(self, entry: Entry, path: str) -> int:
         search = entry._search
-        if search is None:
+        if search is None:  # the first regex this process meets: most calls never get here
+            from paw_tui.core.policy.scope.linear import searcher
+
             search = entry._search = searcher(entry.regex, self.ignore_case)
         return search(path)
 
