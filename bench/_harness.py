@@ -9,7 +9,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH_VENV = os.path.join(REPO, "build", "bench-venv")
@@ -66,8 +66,26 @@ def interleaved(
     return interleaved_with_cpu(commands, runs, cwd=cwd, env=env, stdin=stdin, expect=expect)[0]
 
 
+class Command:
+    """A command with settings of its own (another installation's hook, with its own
+    workspace and environment), measured among the others."""
+
+    def __init__(
+        self,
+        argv: list[str],
+        *,
+        cwd: str | None = None,
+        env: dict[str, str] | None = None,
+        stdin: bytes | Callable[[], bytes] | None = None,
+    ) -> None:
+        self.argv = argv
+        self.cwd = cwd
+        self.env = env
+        self.stdin = stdin
+
+
 def interleaved_with_cpu(
-    commands: dict[str, list[str]],
+    commands: Mapping[str, list[str] | Command],
     runs: int,
     *,
     cwd: str,
@@ -77,7 +95,8 @@ def interleaved_with_cpu(
 ) -> tuple[dict[str, float], dict[str, float]]:
     """Median wall seconds and median CPU seconds (user + system, the command and every
     process it waited for) of each command. CPU time is what a busy machine disturbs least:
-    on 2 shared cores the wall figures move with everything else that runs."""
+    on 2 shared cores the wall figures move with everything else that runs. A
+    :class:`Command` brings its own directory, environment and input."""
     import resource
 
     expected = expect or {}
@@ -85,10 +104,18 @@ def interleaved_with_cpu(
     cpu: dict[str, list[float]] = {name: [] for name in commands}
     for round_number in range(runs + 1):
         for name, command in commands.items():
+            own = command if isinstance(command, Command) else Command(command)
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.perf_counter()
-            body = stdin() if callable(stdin) else stdin
-            done = subprocess.run(command, cwd=cwd, env=env, input=body, capture_output=True)
+            given = own.stdin if own.stdin is not None else stdin
+            body = given() if callable(given) else given
+            done = subprocess.run(
+                own.argv,
+                cwd=own.cwd or cwd,
+                env=own.env or env,
+                input=body,
+                capture_output=True,
+            )
             elapsed = time.perf_counter() - start
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             if done.returncode != expected.get(name, 0):

@@ -290,8 +290,9 @@ def test_a_changed_or_removed_code_file_is_seen(tmp_path: Path) -> None:
 
 
 def test_the_server_s_stamps_cover_the_gate_and_its_data() -> None:
-    import paw_tui.gate.main  # loaded, as the server loads it
     import yaml  # a dependency the launcher names, loaded as a rebuilt policy cache loads it
+
+    import paw_tui.gate.main  # loaded, as the server loads it
 
     stamps = freshness.code_stamps(launch.DEPENDENCIES)
     assert any(path.endswith(os.path.join("gate", "main.py")) for path in stamps)

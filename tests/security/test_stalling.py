@@ -157,6 +157,18 @@ def served(hook: Installed, root: Path, payload: object) -> tuple[int, str, str]
     return answer
 
 
+def hook_process(hook: Installed, root: Path) -> subprocess.Popen[bytes]:
+    """The installed hook started as a client starts it, its stdin still to be written."""
+    return subprocess.Popen(
+        [str(hook.script), "gate", "--client", "claude-code"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=str(root),
+        env=hook.env(root),
+    )
+
+
 def start_server(hook: Installed, root: Path) -> int:
     hook.call(bash_call(root, "ls"), cwd=root, env=hook.env(root))
     return hook.wait_for_server()
@@ -179,17 +191,7 @@ def test_a_call_past_the_budget_does_not_hold_a_worker(
     the worker that took it, and both workers then answer the next calls."""
     pid = start_server(installed, stalling_tree)
     workers = children(pid)
-    hostile = [
-        subprocess.Popen(
-            [str(installed.script), "gate", "--client", "claude-code"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            cwd=str(stalling_tree),
-            env=installed.env(stalling_tree),
-        )
-        for _ in range(2)
-    ]
+    hostile = [hook_process(installed, stalling_tree) for _ in range(2)]
     payload = json.dumps(bash_call(stalling_tree, HUGE_COMMAND)).encode()
     outcomes = [proc.communicate(payload, timeout=60) for proc in hostile]
     for proc, (out, err) in zip(hostile, outcomes, strict=True):
@@ -215,14 +217,7 @@ def test_a_worker_stuck_in_a_call_is_replaced_and_the_call_denied(
     pid = start_server(installed, stalling_tree)
     installed.quiet_workers(pid)
     before = {worker: _cpu_ticks(worker) for worker in children(pid)}
-    call = subprocess.Popen(
-        [str(installed.script), "gate", "--client", "claude-code"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        cwd=str(stalling_tree),
-        env=installed.env(stalling_tree),
-    )
+    call = hook_process(installed, stalling_tree)
     assert call.stdin is not None
     call.stdin.write(json.dumps(bash_call(stalling_tree, HUGE_COMMAND)).encode())
     call.stdin.close()

@@ -79,7 +79,7 @@ def backtracks_little(source: str) -> bool:
             i += 2
             continue
         if char == "[":
-            close = _bracket_end(source, i)
+            close = bracket_end(source, i)
             bracket = source[i:close]
             i = close
             repeated = i < end and source[i] in "*+"
@@ -110,7 +110,7 @@ def backtracks_little(source: str) -> bool:
     return True
 
 
-def _bracket_end(source: str, start: int) -> int:
+def bracket_end(source: str, start: int) -> int:
     """The index after the bracket expression starting at ``start``, as ``re`` reads it."""
     i = start + 1
     if i < len(source) and source[i] == "^":

@@ -32,6 +32,7 @@ from paw_tui.core.policy.scope.forms import (
     FILE,
     MISS,
     backtracks_little,
+    bracket_end,
     compile_regex,
 )
 
@@ -141,19 +142,12 @@ class _Parser:
         return ("char", char)
 
     def _bracket(self) -> Test:
-        source = self.source
         start = self.i - 1
-        i = self.i
-        if i < len(source) and source[i] == "^":
-            i += 1
-        if i < len(source) and source[i] == "]":
-            i += 1
-        while i < len(source) and source[i] != "]":
-            i += 2 if source[i] == "\\" else 1
-        if i >= len(source):
+        end = bracket_end(self.source, start)
+        if end > len(self.source):
             raise Unsupported("an unterminated bracket expression")
-        self.i = i + 1
-        return _one_character(source[start : self.i], self.ignore_case)
+        self.i = end
+        return _one_character(self.source[start:end], self.ignore_case)
 
     def _group(self) -> Node:
         source = self.source
