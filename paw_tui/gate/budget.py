@@ -9,7 +9,7 @@ real-time timer interrupts it and the call is denied with :data:`TOO_SLOW`.
 
 Why two seconds: an ordinary call is analysed in milliseconds (a thousand times less), so a
 busy machine never meets the budget; and after it, the part of a call that may still wait
-(the ledger's and the sessions' locks, at most 5 s, which DESIGN §6 already bounds) and the
+(the ledger's and the sessions' locks, at most 5 s each, bounded already) and the
 interpreter's start still end before the resident hook's own deadline of 8 s
 (:data:`~paw_tui.gate.resident.wire.ANSWER_TIMEOUT`), itself under the client's 10 s. A
 hostile call is thereby answered (denied) in about two seconds, under the three DESIGN §10

@@ -63,9 +63,8 @@ class _Walk:
             )
 
     def _shown(self) -> str:
-        from paw_tui.core.support.printable import printable
-
-        text = printable(self.pattern)
+        """The pattern quoted, shortened; ``repr`` escapes every control character."""
+        text = self.pattern
         return repr(text if len(text) <= 80 else text[:77] + "...")
 
 
