@@ -9,7 +9,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH_VENV = os.path.join(REPO, "build", "bench-venv")
@@ -66,8 +66,26 @@ def interleaved(
     return interleaved_with_cpu(commands, runs, cwd=cwd, env=env, stdin=stdin, expect=expect)[0]
 
 
+class Command:
+    """A command with settings of its own (another installation's hook, with its own
+    workspace and environment), measured among the others."""
+
+    def __init__(
+        self,
+        argv: list[str],
+        *,
+        cwd: str | None = None,
+        env: dict[str, str] | None = None,
+        stdin: bytes | Callable[[], bytes] | None = None,
+    ) -> None:
+        self.argv = argv
+        self.cwd = cwd
+        self.env = env
+        self.stdin = stdin
+
+
 def interleaved_with_cpu(
-    commands: dict[str, list[str]],
+    commands: Mapping[str, list[str] | Command],
     runs: int,
     *,
     cwd: str,
@@ -77,7 +95,8 @@ def interleaved_with_cpu(
 ) -> tuple[dict[str, float], dict[str, float]]:
     """Median wall seconds and median CPU seconds (user + system, the command and every
     process it waited for) of each command. CPU time is what a busy machine disturbs least:
-    on 2 shared cores the wall figures move with everything else that runs."""
+    on 2 shared cores the wall figures move with everything else that runs. A
+    :class:`Command` brings its own directory, environment and input."""
     import resource
 
     expected = expect or {}
@@ -85,10 +104,18 @@ def interleaved_with_cpu(
     cpu: dict[str, list[float]] = {name: [] for name in commands}
     for round_number in range(runs + 1):
         for name, command in commands.items():
+            own = command if isinstance(command, Command) else Command(command)
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             start = time.perf_counter()
-            body = stdin() if callable(stdin) else stdin
-            done = subprocess.run(command, cwd=cwd, env=env, input=body, capture_output=True)
+            given = own.stdin if own.stdin is not None else stdin
+            body = given() if callable(given) else given
+            done = subprocess.run(
+                own.argv,
+                cwd=own.cwd or cwd,
+                env=own.env or env,
+                input=body,
+                capture_output=True,
+            )
             elapsed = time.perf_counter() - start
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             if done.returncode != expected.get(name, 0):
@@ -121,3 +148,46 @@ def report(label: str, value_ms: float, base_ms: float, budget: float) -> bool:
         f"{label:<44} median {value_ms:7.1f} ms   {ratio:5.2f}x python -c pass  (budget {budget:.1f}x: {verdict})"
     )
     return ratio <= budget
+
+
+def install_hook(python: str, base: str) -> tuple[str, str]:
+    """This machine's hook script in ``base`` (as ``paw-tui install`` writes it) and the
+    portable hook command a client runs (``/bin/sh -c`` it with ``PAW_TUI_HOOK`` naming the
+    script, as Claude Code does)."""
+    import json
+
+    setup = subprocess.run(
+        [
+            python,
+            "-c",
+            "import json, os, sys\n"
+            "from paw_tui.core.clients import commands\n"
+            "base = sys.argv[1]\n"
+            "path = commands.hook_script_path(base)\n"
+            "os.makedirs(base, exist_ok=True)\n"
+            "open(path, 'w').write(commands.hook_script_text(base))\n"
+            "os.chmod(path, 0o755)\n"
+            "print(json.dumps([path, commands.portable_hook_command('claude-code')]))",
+            base,
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    script_path, command = json.loads(setup)
+    return script_path, command
+
+
+def wait_for_server(lock: str, timeout: float = 30) -> int:
+    """The pid of the resident gate the first hook call started."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with open(lock) as handle:
+                pid = int(handle.read().split()[0])
+            if os.path.exists(os.path.join(os.path.dirname(lock), "gate.sock")):
+                return pid
+        except (OSError, ValueError, IndexError):
+            pass
+        time.sleep(0.05)
+    raise SystemExit(f"no resident gate started ({lock})")

@@ -14,7 +14,11 @@ selection, a read-only tool, and a shell command allowed under the intent (the b
 the kernel boundary's spec and the drift snapshot; ``bench/drift.py`` measures the snapshot on
 a 10,000-file tree).
 
-    python bench/gate.py [--runs 40] [--use-current-env]
+With ``--against PYTHON`` another installation (say, main's, installed in a venv of its
+own) is measured in the same rounds, each hook in a workspace and state directory of its
+own, and this one's hook command must stay within 1.1x of that one's (issue 17).
+
+    python bench/gate.py [--runs 40] [--use-current-env] [--against /tmp/venv-main/bin/python]
 """
 
 from __future__ import annotations
@@ -27,13 +31,22 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _harness import REPO, clean_env, interleaved_with_cpu, pick_python, report
+from _harness import (
+    REPO,
+    Command,
+    clean_env,
+    install_hook,
+    interleaved_with_cpu,
+    pick_python,
+    report,
+    wait_for_server,
+)
 
 BUDGET = 1.3  # issue 12: the installed hook at <= 1.3x python -c pass
+AGAINST = 1.1  # issue 17: a change may not make the hook more than 10% slower
 
 
 def payload(root: str, session: str, tool: str, tool_input: dict[str, object]) -> bytes:
@@ -58,21 +71,6 @@ def fresh_ids(body: bytes) -> Callable[[], bytes]:
     return lambda: body.replace(b'"toolu_bench"', f'"toolu_bench_{next(count)}"'.encode())
 
 
-def wait_for_server(lock: str, timeout: float = 30) -> int:
-    """The pid of the resident gate the first hook call started."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            with open(lock) as handle:
-                pid = int(handle.read().split()[0])
-            if os.path.exists(os.path.join(os.path.dirname(lock), "gate.sock")):
-                return pid
-        except (OSError, ValueError, IndexError):
-            pass
-        time.sleep(0.05)
-    raise SystemExit(f"no resident gate started ({lock})")
-
-
 def process_cpu(pid: int) -> float:
     """CPU seconds (user and system) of ``pid``, of the children it collected, and of the
     children it has now (the resident gate's workers)."""
@@ -93,17 +91,14 @@ def process_cpu(pid: int) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=40)
-    parser.add_argument("--use-current-env", action="store_true")
-    options = parser.parse_args()
-    python, script = pick_python(options.use_current_env)
-    # Not under the temporary directory: the kernel boundary grants /tmp, and a workspace inside
-    # it would have /tmp's every entry listed one by one (carved), which is not how people work.
-    os.makedirs(os.path.join(REPO, "build"), exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=os.path.join(REPO, "build")) as base:
-        root = os.path.join(base, "ws")
+class Installation:
+    """One installation's hook, ready to measure: its own workspace (an intent selected),
+    state directory, hook script and running resident gate, and the cases' payloads."""
+
+    def __init__(self, python: str, script: str, base: str) -> None:
+        self.python = python
+        self.script = script
+        self.root = root = os.path.join(base, "ws")
         os.makedirs(os.path.join(root, ".git"))
         env = clean_env(
             PAW_STATE_DIR=os.path.join(base, "state"), PAW_USER_HOME=os.path.join(base, "home")
@@ -120,7 +115,7 @@ def main() -> int:
             "Write",
             {"file_path": os.path.join(root, "src", "app.py"), "content": "x = 1\n"},
         )
-        cases = [
+        self.cases = [
             ("gate: Write allowed", write, 0),
             (
                 "gate: Write before selection",
@@ -147,50 +142,68 @@ def main() -> int:
         # what Claude Code runs: `/bin/sh -c` with the command `install claude-code` commits,
         # PAW_TUI_HOOK naming this machine's hook script (settings.local.json's env), which
         # runs the launcher with the gate's code cache beside it
-        setup = subprocess.run(
-            [
-                python,
-                "-c",
-                "import json, os, sys\n"
-                "from paw_tui.core.clients import commands\n"
-                "base = sys.argv[1]\n"
-                "path = commands.hook_script_path(base)\n"
-                "os.makedirs(base, exist_ok=True)\n"
-                "open(path, 'w').write(commands.hook_script_text(base))\n"
-                "os.chmod(path, 0o755)\n"
-                "print(json.dumps([path, commands.portable_hook_command('claude-code')]))",
-                os.path.join(base, "hook-state"),
-            ],
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout
-        script_path, command = json.loads(setup)
-        env = dict(env, PAW_TUI_HOOK=script_path)
-        hook = ["/bin/sh", "-c", command]
+        script_path, command = install_hook(python, os.path.join(base, "hook-state"))
+        self.env = dict(env, PAW_TUI_HOOK=script_path)
+        self.hook = ["/bin/sh", "-c", command]
         # the same hook deciding in its own process (no resident gate), for comparison
-        alone = ["/bin/sh", "-c", "export PAW_RESIDENT_GATE=off; " + command]
-        subprocess.run(hook, cwd=root, env=env, input=write, capture_output=True, check=True)
-        lock = os.path.join(os.path.dirname(script_path), "resident", "lock")
-        server = wait_for_server(lock)
+        self.alone = ["/bin/sh", "-c", "export PAW_RESIDENT_GATE=off; " + command]
+        subprocess.run(
+            self.hook, cwd=root, env=self.env, input=write, capture_output=True, check=True
+        )
+        self.server = wait_for_server(
+            os.path.join(os.path.dirname(script_path), "resident", "lock")
+        )
+
+    def command(self, argv: list[str], body: bytes) -> Command:
+        return Command(argv, cwd=self.root, env=self.env, stdin=fresh_ids(body))
+
+    def records(self) -> int:
+        with open(os.path.join(self.root, ".orchestration", "agent_trace.jsonl"), "rb") as ledger:
+            return sum(1 for _ in ledger)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=40)
+    parser.add_argument("--use-current-env", action="store_true")
+    parser.add_argument(
+        "--against",
+        metavar="PYTHON",
+        help="another installation's python (its paw-tui script beside it): its hook runs in "
+        "the same rounds, interleaved, and this one's is compared with it (at most 1.1x)",
+    )
+    options = parser.parse_args()
+    python, script = pick_python(options.use_current_env)
+    # Not under the temporary directory: the kernel boundary grants /tmp, and a workspace inside
+    # it would have /tmp's every entry listed one by one (carved), which is not how people work.
+    os.makedirs(os.path.join(REPO, "build"), exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=os.path.join(REPO, "build")) as base:
+        this = Installation(python, script, os.path.join(base, "this"))
+        other = None
+        if options.against:
+            other_script = os.path.join(os.path.dirname(options.against), "paw-tui")
+            other = Installation(options.against, other_script, os.path.join(base, "against"))
         results: dict[str, tuple[float, float, float, float]] = {}
         server_cpu: dict[str, float] = {}
-        for label, body, code in cases:
-            before = process_cpu(server)
+        compared: dict[str, tuple[float, float, float, float]] = {}
+        for index, (label, body, code) in enumerate(this.cases):
+            before = process_cpu(this.server)
+            commands: dict[str, list[str] | Command] = {
+                "baseline": [python, "-c", "pass"],
+                "hook": this.command(this.hook, body),
+                "alone": this.command(this.alone, body),
+                "script": this.command([script, "gate"], body),
+            }
+            expect = {"hook": code, "alone": code, "script": code}
+            if other is not None:
+                other_body = other.cases[index][1]
+                commands["hook against"] = other.command(other.hook, other_body)
+                commands["alone against"] = other.command(other.alone, other_body)
+                expect.update({"hook against": code, "alone against": code})
             wall, cpu = interleaved_with_cpu(
-                {
-                    "baseline": [python, "-c", "pass"],
-                    "hook": hook,
-                    "alone": alone,
-                    "script": [script, "gate"],
-                },
-                options.runs,
-                cwd=root,
-                env=env,
-                stdin=fresh_ids(body),
-                expect={"hook": code, "alone": code, "script": code},
+                commands, options.runs, cwd=this.root, env=this.env, expect=expect
             )
-            server_cpu[label] = (process_cpu(server) - before) / (options.runs + 1) * 1000
+            server_cpu[label] = (process_cpu(this.server) - before) / (options.runs + 1) * 1000
             for name, suffix in (
                 ("hook", " (hook command)"),
                 ("alone", " (hook, own process)"),
@@ -202,10 +215,17 @@ def main() -> int:
                     cpu[name] * 1000,
                     cpu["baseline"] * 1000,
                 )
-        records = sum(
-            1 for _ in open(os.path.join(root, ".orchestration", "agent_trace.jsonl"), "rb")
-        )
-        os.kill(server, signal.SIGTERM)
+                if other is not None and name != "script":
+                    compared[label + suffix] = (
+                        wall[name] * 1000,
+                        wall[name + " against"] * 1000,
+                        cpu[name] * 1000,
+                        cpu[name + " against"] * 1000,
+                    )
+        records = this.records()
+        for installation in (this, other):
+            if installation is not None:
+                os.kill(installation.server, signal.SIGTERM)
     ok = True
     for label, (gate_ms, base_ms, gate_cpu, base_cpu) in results.items():
         if label.endswith("(hook command)"):
@@ -223,6 +243,17 @@ def main() -> int:
                 "(its workers included; not in the hook's own)"
             )
     print(f"ledger records written during the run: {records}")
+    if compared:
+        print(f"\nagainst {options.against} (same rounds, interleaved; at most {AGAINST:.1f}x):")
+        for label, (this_ms, other_ms, this_cpu, other_cpu) in compared.items():
+            ratio = this_ms / other_ms
+            verdict = "OK" if ratio <= AGAINST else "OVER"
+            print(
+                f"{label:<44} {this_ms:7.1f} ms vs {other_ms:7.1f} ms  {ratio:5.2f}x  "
+                f"(cpu {this_cpu:.1f} vs {other_cpu:.1f} ms, {this_cpu / other_cpu:5.2f}x)  {verdict}"
+            )
+            if label.endswith("(hook command)"):
+                ok = ratio <= AGAINST and ok
     return 0 if ok else 1
 
 

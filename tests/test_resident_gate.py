@@ -290,11 +290,15 @@ def test_a_changed_or_removed_code_file_is_seen(tmp_path: Path) -> None:
 
 
 def test_the_server_s_stamps_cover_the_gate_and_its_data() -> None:
+    import yaml  # a dependency the launcher names, loaded as a rebuilt policy cache loads it
+
     import paw_tui.gate.main  # loaded, as the server loads it
 
-    stamps = freshness.code_stamps()
+    stamps = freshness.code_stamps(launch.DEPENDENCIES)
     assert any(path.endswith(os.path.join("gate", "main.py")) for path in stamps)
     assert any(path.endswith("catalogue.json") for path in stamps)
+    assert any(path == yaml.__file__ for path in stamps)
+    assert not any(path == yaml.__file__ for path in freshness.code_stamps())
 
 
 def test_only_private_writable_mappings_are_populated() -> None:

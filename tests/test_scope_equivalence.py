@@ -21,6 +21,8 @@ from hypothesis import strategies as st
 from pathspec import GitIgnoreSpec
 
 from paw_tui.core.policy.scope.compile import compile_scope
+from paw_tui.core.policy.scope.forms import DIRECTORY, FILE, MISS
+from paw_tui.core.policy.scope.linear import compile_linear
 from paw_tui.core.policy.scope.match import CompiledScope
 from paw_tui.core.policy.scope.patterns import ScopePatternError, anchor_pattern, required_runs
 
@@ -198,6 +200,37 @@ def check_against_pathspec(written: list[str], candidates: list[str]) -> None:
         assert loaded.match(path) == expected, (written, path)
         assert slow.match(path) == expected, (written, path)
         assert combined.match(path) == expected, (written, path)
+
+
+def re_answer(regex: re.Pattern[str], path: str) -> int:
+    found = regex.search(path)
+    if found is None:
+        return MISS
+    return DIRECTORY if "ps_d" in regex.groupindex and found.group("ps_d") else FILE
+
+
+@SETTINGS
+@given(st.data(), st.booleans())
+def test_the_linear_search_answers_as_re_search(data: st.DataObject, ignore_case: bool) -> None:
+    """Whatever pathspec writes for a pattern, the Pike VM finds what ``re.search`` finds,
+    down to whether the directory group took part (the equivalence tests above only reach
+    the VM for patterns with two repetitions or more; here every regex runs on it)."""
+    pattern = data.draw(patterns())
+    try:
+        compiled = GitIgnoreSpec.from_lines([anchor_pattern(pattern)]).patterns[0]
+    except (ValueError, re.error):
+        assume(False)
+        raise
+    assume(compiled.regex is not None)
+    assert compiled.regex is not None  # assume() has discarded the example otherwise
+    source = compiled.regex.pattern
+    regex = re.compile(source, re.IGNORECASE if ignore_case else 0)
+    linear = compile_linear(source, ignore_case)
+    for _ in range(6):
+        path = data.draw(st.one_of(paths(), paths_like(pattern)))
+        if ignore_case and data.draw(st.booleans()):
+            path = path.upper()
+        assert linear.search(path) == re_answer(regex, path), (pattern, source, path)
 
 
 @SETTINGS

@@ -119,7 +119,7 @@ def _serve_resident(directory: str) -> None:
     server (a hook started it) instead of deciding a call."""
     from paw_tui.gate.resident.server import serve
 
-    raise SystemExit(serve(directory))
+    raise SystemExit(serve(directory, DEPENDENCIES))
 
 
 def _site() -> str:

@@ -19,6 +19,7 @@ import sys
 from paw_tui.core.clients.markers import agent_marker
 from paw_tui.core.support import fastjson as json  # json's API without importing re (~15 ms)
 from paw_tui.gate import MAX_PAYLOAD, tools
+from paw_tui.gate.budget import AnalysisBudget, OutOfTime
 from paw_tui.gate.clients import claude_code
 from paw_tui.gate.events import (
     POST_TOOL,
@@ -126,10 +127,29 @@ def decide_payload(
     event_override: str | None = None,
     workspaces: Sequence[str] = (),
     environ: Mapping[str, str] | None = None,
+    budget: AnalysisBudget | None = None,
 ) -> Answer:
-    """The whole gate as a function: payload bytes in, the client's answer out."""
-    env = os.environ if environ is None else environ
+    """The whole gate as a function: payload bytes in, the client's answer out. A started
+    ``budget`` (:mod:`paw_tui.gate.budget`) bounds the analysis: past it the call is denied."""
     adapter = _adapter(client)
+    budget = budget or AnalysisBudget()
+    try:
+        return _decide(raw, adapter, client, event_override, workspaces, environ, budget)
+    except OutOfTime:  # before the event was known (handle() answers the later ones)
+        budget.end()
+        return adapter.deny(budget.reason)
+
+
+def _decide(
+    raw: bytes,
+    adapter: ClientAdapter,
+    client: str,
+    event_override: str | None,
+    workspaces: Sequence[str],
+    environ: Mapping[str, str] | None,
+    budget: AnalysisBudget,
+) -> Answer:
+    env = os.environ if environ is None else environ
     try:
         if raw.startswith(b"\xef\xbb\xbf"):
             raw = raw[3:]
@@ -188,7 +208,7 @@ def decide_payload(
         )
     if event is None:
         return Answer()
-    return handle(adapter, event, list(workspaces), env)
+    return handle(adapter, event, list(workspaces), env, budget)
 
 
 def find_root(event: GateEvent, workspaces: list[str], environ: Mapping[str, str]) -> str | None:
@@ -215,9 +235,15 @@ def find_root(event: GateEvent, workspaces: list[str], environ: Mapping[str, str
 
 
 def handle(
-    adapter: ClientAdapter, event: GateEvent, workspaces: list[str], env: Mapping[str, str]
+    adapter: ClientAdapter,
+    event: GateEvent,
+    workspaces: list[str],
+    env: Mapping[str, str],
+    budget: AnalysisBudget | None = None,
 ) -> Answer:
-    """The client's answer to ``event``; never raises."""
+    """The client's answer to ``event``; never raises. ``budget`` ends once the verdict is
+    reached: making it stand (records, sessions) is never cut short."""
+    budget = budget or AnalysisBudget()
 
     def fail(reason: str) -> Answer:
         if event.kind == PRE_TOOL:
@@ -241,9 +267,16 @@ def handle(
         from paw_tui.gate.facts import gather
 
         state = WorkspaceState(root)
+        with budget.paused():  # the person's policy files, not the call's input
+            state.policy  # noqa: B018 - loaded (or rebuilt) here, outside the budget
         facts = gather(state, event)
-        decision = apply(state, facts, decide(facts))
+        verdict = decide(facts)
+        budget.end()
+        decision = apply(state, facts, verdict)
         return adapter.render(event, decision)
+    except OutOfTime:
+        budget.end()
+        return fail(budget.reason)
     except Exception as exc:
         from paw_tui.core.errors import PawError
 
@@ -254,7 +287,9 @@ def handle(
         )
 
 
-def main(argv: Sequence[str]) -> int:
+def main(argv: Sequence[str], budget: AnalysisBudget | None = None) -> int:
+    """The hook command: arguments, stdin, the answer on stdout and stderr, the exit code.
+    The analysis of the call runs under ``budget`` (a fresh one by default)."""
     try:
         client, event, workspaces = _parse_args(argv)
     except GateUsageError as exc:
@@ -272,7 +307,13 @@ def main(argv: Sequence[str]) -> int:
             "paw-tui policy: the hook payload is larger than 64 MiB; denying (fail closed)."
         )
     else:
-        answer = decide_payload(raw, client=client, event_override=event, workspaces=workspaces)
+        budget = (budget or AnalysisBudget()).start()
+        try:
+            answer = decide_payload(
+                raw, client=client, event_override=event, workspaces=workspaces, budget=budget
+            )
+        finally:
+            budget.end()
     out = sys.stdout.buffer if hasattr(sys.stdout, "buffer") else None
     if answer.stdout:
         if out is not None:
@@ -303,12 +344,12 @@ def too_deep(value: object, limit: int) -> bool:
     return False
 
 
-def answer(argv: Sequence[str]) -> int:
+def answer(argv: Sequence[str], budget: AnalysisBudget | None = None) -> int:
     """Decide one hook call and write its answer; the exit code. Whatever happens, the answer
     is an answer: a crash (exit 1) lets every client run the tool, so anything that escapes
     :func:`main` (a RecursionError, a MemoryError) is a deny."""
     try:
-        return main(argv)
+        return main(argv, budget)
     except SystemExit:
         raise
     except BaseException as error:  # noqa: B036 - the hook must answer, whatever was raised

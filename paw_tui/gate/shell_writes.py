@@ -34,8 +34,6 @@ if TYPE_CHECKING:
 
     from paw_tui.core.policy.shell.results import ShellAnalysis, ShellTarget
 
-MAX_GLOB_MATCHES = 10_000
-"""Paths one command's globs may match; more is refused (fail closed) rather than sampled."""
 CONTENTS_OF = frozenset({"find-delete", "git-contents"})
 DESTROYS = frozenset({"rm", "rmdir", "mv", "find-delete", "shred", "unlink"})
 """Operations whose damage drift detection cannot undo outside the protected files."""
@@ -102,6 +100,8 @@ def write_targets(analysis: ShellAnalysis, environ: Mapping[str, str]) -> list[R
     """Every path ``analysis`` says the command writes, globs expanded; raises
     :class:`UncheckableWrite` when one cannot be placed."""
     from paw_tui.core.policy.shell.analysis import expand_glob
+    from paw_tui.core.policy.shell.globbing import MAX_MATCHES
+    from paw_tui.core.policy.shell.limits import GlobLimit
     from paw_tui.core.policy.shell.results import WORKTREE
 
     if analysis.unreadable:
@@ -151,12 +151,14 @@ def write_targets(analysis: ShellAnalysis, environ: Mapping[str, str]) -> list[R
         if _fresh_temp(target, environ):
             continue
         contents = target.how in CONTENTS_OF
-        paths = expand_glob(target) if target.glob else [target.path]
+        try:
+            paths = expand_glob(target) if target.glob else [target.path]
+        except GlobLimit as bound:
+            raise UncheckableWrite(str(bound)) from None
         matched += len(paths)
-        if matched > MAX_GLOB_MATCHES:
+        if matched > MAX_MATCHES:
             raise UncheckableWrite(
-                f"the command's globs match more than {MAX_GLOB_MATCHES:,} paths; "
-                "name fewer at a time"
+                f"the command's globs match more than {MAX_MATCHES:,} paths; name fewer at a time"
             )
         for path in paths:
             found.append(

@@ -24,7 +24,7 @@ from residentkit import Installed, installed
 from paw_tui.core.confine import landlock
 from paw_tui.gate.resident import wire
 
-from .kit import records, selected, write_path
+from .kit import SESSION, records, selected, write_path
 
 __all__ = ["installed"]
 
@@ -92,7 +92,16 @@ def test_a_proper_request_gets_through_the_harness(installed: Installed, wsroot:
 
 @pytest.mark.parametrize(
     "what",
-    ["no descriptors", "the directory only", "proof read-only", "another writable file", "three"],
+    [
+        "no descriptors",
+        "the directory only",
+        "proof read-only",
+        "proof in access mode 3",
+        "proof for appending",
+        "proof through a second name",
+        "another writable file",
+        "three",
+    ],
 )
 def test_a_caller_without_a_writable_proof_is_refused(
     installed: Installed, wsroot: Path, tmp_path: Path, what: str
@@ -106,8 +115,16 @@ def test_a_caller_without_a_writable_proof_is_refused(
     try:
         cwd = os.open(wsroot, os.O_RDONLY)
         opened.append(cwd)
+        proof = installed.directory / "proof"
         if what == "proof read-only":
-            opened.insert(0, os.open(installed.directory / "proof", os.O_RDONLY))
+            opened.insert(0, os.open(proof, os.O_RDONLY))
+        elif what == "proof in access mode 3":  # neither read nor write to Landlock
+            opened.insert(0, os.open(proof, os.O_WRONLY | os.O_RDWR))
+        elif what == "proof for appending":
+            opened.insert(0, os.open(proof, os.O_WRONLY | os.O_APPEND))
+        elif what == "proof through a second name":  # a link in a tree the shell may write
+            os.link(proof, wsroot / "src" / "proof")
+            opened.insert(0, os.open(wsroot / "src" / "proof", os.O_WRONLY))
         elif what == "another writable file":
             opened.insert(0, os.open(other, os.O_WRONLY))
         elif what == "three":
@@ -244,3 +261,60 @@ def test_a_forged_hook_event_from_the_confined_shell_gets_no_help_from_the_serve
     assert [r for r in records(wsroot) if r.get("session_id") == "s-other"] == [
         r for r in before if r.get("session_id") == "s-other"
     ]
+
+
+FORGE = r"""
+import array, fcntl, json, os, socket, sys
+from paw_tui.gate.resident import wire
+
+directory, root, state, session = sys.argv[1:5]
+proof = os.open(directory + "/proof", os.O_WRONLY | os.O_RDWR)  # access mode 3: neither, to Landlock
+print("opened", fcntl.fcntl(proof, fcntl.F_GETFL) & os.O_ACCMODE)
+here = os.open(root, os.O_RDONLY)
+environ = {b"PATH": b"/usr/bin:/bin", b"PAW_STATE_DIR": state.encode(), b"CLAUDE_PROJECT_DIR": root.encode()}
+forged = [
+    {"hook_event_name": "SessionEnd", "session_id": session, "cwd": root, "reason": "other"},
+    {"hook_event_name": "PreToolUse", "session_id": session, "cwd": root,
+     "tool_name": "mcp__paw__select_active_intent", "tool_input": {"intent_id": "INT-006"}},
+]
+for payload in forged:
+    data = wire.encode_request(["--client", "claude-code"], environ, 0o022, json.dumps(payload).encode())
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.settimeout(30)
+        sock.connect(directory + "/gate.sock")
+        sock.sendmsg([data], [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", [proof, here]))])
+        reply = sock.recv(256)
+        if reply == wire.READY:
+            sock.sendall(wire.GO)
+            while chunk := sock.recv(65536):
+                reply += chunk
+    print(payload["hook_event_name"], reply[:60])
+"""
+
+
+@landlock_only
+@pytest.mark.slow
+def test_the_proof_opened_with_access_mode_3_from_the_confined_shell_is_refused(
+    installed: Installed, wsroot: Path
+) -> None:
+    """``open(proof, O_WRONLY | O_RDWR)`` is neither a read nor a write to Landlock, so the
+    kernel lets the confined shell have that descriptor; it cannot write through it, and
+    neither a forged SessionEnd nor a forged selection (narrow intent to ``**``) gets in."""
+    from .test_kernel_boundary import Confined
+
+    box = Confined(wsroot)  # the session holds INT-007 (src/**)
+    running(installed, wsroot)
+    box.prepare()
+    session_file = wsroot / ".orchestration" / "sessions" / f"{SESSION}.json"
+    held = session_file.read_bytes()
+    before = records(wsroot)
+    done = box.shell(
+        f"python3 -c '{FORGE}' '{installed.directory}' '{wsroot}' '{installed.state}' '{SESSION}'"
+    )
+    assert done.stdout.startswith("opened 3"), (done.stdout, done.stderr)
+    lines = done.stdout.splitlines()[1:]
+    assert [line.split()[0] for line in lines] == ["SessionEnd", "PreToolUse"], done.stdout
+    for line in lines:
+        assert line.split(maxsplit=1)[1].startswith("b'X"), done.stdout
+    assert records(wsroot) == before
+    assert session_file.read_bytes() == held

@@ -13,7 +13,7 @@ import tempfile
 import time
 
 from paw_tui.core.policy.shell.analysis import ShellAnalysis, ShellTarget, analyse
-from paw_tui.core.policy.shell.globbing import _translate
+from paw_tui.core.policy.shell.globbing import glob_matches
 
 BASH = shutil.which("bash") or "/bin/bash"
 WORK = "l1/l2/work"  # the command's directory (three levels down: "cd .." stays inside)
@@ -167,21 +167,6 @@ def resolved(target: ShellTarget) -> str:
     return os.path.normpath(path)
 
 
-def _pattern_matches(pattern: str, path: str) -> bool:
-    import re
-
-    want = [part for part in pattern.split("/") if part]
-    have = [part for part in path.split("/") if part]
-    if len(want) != len(have):
-        return False
-    for component, name in zip(want, have, strict=True):
-        if name.startswith(".") and not component.startswith((".", "\\.")):
-            return False
-        if not re.match(_translate(component), name):
-            return False
-    return True
-
-
 def covers(target: ShellTarget, path: str, kind: str) -> bool:
     """Whether a (non-dynamic) target accounts for a change to ``path``."""
     if target.dynamic:
@@ -195,12 +180,12 @@ def covers(target: ShellTarget, path: str, kind: str) -> bool:
         pattern = target.pattern
         if not pattern.startswith("/"):
             pattern = os.path.join(target.cwd, pattern)
-        if _pattern_matches(os.path.normpath(pattern), path):
+        if glob_matches(os.path.normpath(pattern), path):
             return True
         if target.subtree or kind == "created-dir":
             parts = path.split("/")
             for cut in range(len(parts), 1, -1):
-                if _pattern_matches(os.path.normpath(pattern), "/".join(parts[:cut])):
+                if glob_matches(os.path.normpath(pattern), "/".join(parts[:cut])):
                     return True
     return False
 

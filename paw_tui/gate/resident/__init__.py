@@ -11,7 +11,9 @@ same :func:`paw_tui.gate.main.answer` the hook would (``handler``); it leaves wh
 when its code changed (``freshness``).
 
 Who may ask: only a process of the same user that can open the directory's proof file for
-writing, and proves it by passing the open descriptor (``SCM_RIGHTS``). The confined shell
-cannot open anything in the state directory for writing (the kernel boundary), so a command
-run by the agent cannot use the resident gate to write to the ledger, however it connects.
+writing, and proves it by passing the open descriptor (``SCM_RIGHTS``), through which the
+worker writes a fresh nonce and reads it back through its own: the kernel, not the caller's
+word, says the descriptor may write. The confined shell cannot open anything in the state
+directory for writing (the kernel boundary), so a command run by the agent cannot use the
+resident gate to write to the ledger, however it connects.
 """

@@ -154,8 +154,8 @@ def spawn(code_cache: str, directory: str) -> None:
             posix.utime(fd)
         finally:
             posix.close(fd)
+        from paw_tui.core.clients.commands import RESIDENT_OPTION
         from paw_tui.core.support.code_cache import OPTION
-        from paw_tui.gate.launch import RESIDENT_OPTION
 
         launcher = __file__.rpartition("/")[0].rpartition("/")[0] + "/launch.py"
         python = sys.executable

@@ -10,21 +10,22 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 Stamps = Mapping[str, tuple[int, int]]
 
 
-def code_stamps() -> dict[str, tuple[int, int]]:
+def code_stamps(dependencies: Iterable[str] = ()) -> dict[str, tuple[int, int]]:
     """Modification time and size of every file the running code came from: paw-tui's
-    modules and data files, and the dependencies the gate loads."""
+    modules and data files, and the modules of the ``dependencies`` (top-level package
+    names, the launcher's list) it loaded."""
     from paw_tui.core.support import code_cache
-    from paw_tui.gate.launch import DEPENDENCIES
 
+    wanted = {"paw_tui", *dependencies}
     paths = [os.path.join(code_cache.PACKAGE_DIR, data) for data in code_cache.DATA_FILES]
     for name, module in list(sys.modules.items()):
         top = name.partition(".")[0]
-        if top == "paw_tui" or top in DEPENDENCIES:
+        if top in wanted:
             path = getattr(module, "__file__", None)
             if isinstance(path, str):
                 paths.append(path)

@@ -19,8 +19,11 @@ import signal
 import socket
 import stat
 import sys
+import time
 
+from paw_tui.gate.budget import ANALYSIS_SECONDS, AnalysisBudget
 from paw_tui.gate.resident import wire
+from paw_tui.gate.resident.deadlines import GRACE, Deadlines
 from paw_tui.gate.resident.memory import populate
 
 SERVED = 0
@@ -42,10 +45,46 @@ class Refused(Exception):
     """The caller may not use the resident gate; the message says why."""
 
 
-def serve(listener: socket.socket, proof: os.stat_result, idle: float, taken: int) -> int:
+NONCE = 16
+"""Bytes a worker writes through the caller's proof descriptor (at its own offset)."""
+
+
+class Proof:
+    """The server's proof file as a worker checks callers against it: the file's identity,
+    the server's own descriptor of it (to read back what was written through the caller's)
+    and this worker's offset in it (two workers never write the same bytes)."""
+
+    __slots__ = ("device", "inode", "fd", "offset")
+
+    def __init__(self, info: os.stat_result, fd: int, slot: int) -> None:
+        self.device = info.st_dev
+        self.inode = info.st_ino
+        self.fd = fd
+        self.offset = slot * NONCE
+
+
+class Seat:
+    """A worker's place in its server: its slot (in the proof file and in the deadlines the
+    server watches) and the deadlines page."""
+
+    __slots__ = ("slot", "deadlines")
+
+    def __init__(self, slot: int, deadlines: Deadlines) -> None:
+        self.slot = slot
+        self.deadlines = deadlines
+
+    def until(self, when: float) -> None:
+        """The current call must be over by ``when`` (a ``time.monotonic()`` time)."""
+        self.deadlines.post(self.slot, when)
+
+    def free(self) -> None:
+        self.deadlines.clear(self.slot)
+
+
+def serve(listener: socket.socket, proof: Proof, idle: float, taken: int, seat: Seat) -> int:
     """Answer calls one at a time, up to CALLS, telling the server through the pipe ``taken``
-    as each is accepted; the worker's exit code for the server (IDLE when none came for
-    ``idle`` seconds, SERVED when it retires)."""
+    as each is accepted and posting when each must be over; the worker's exit code for the
+    server (IDLE when none came for ``idle`` seconds, SERVED when it retires)."""
     populate()
     streams = sys.stdin, sys.stdout, sys.stderr
     environ = dict(os.environb)
@@ -58,8 +97,10 @@ def serve(listener: socket.socket, proof: os.stat_result, idle: float, taken: in
         # A call taken is finished: a server that leaves now stops the worker after it.
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
         os.write(taken, os.getpid().to_bytes(4, sys.byteorder))
+        seat.until(time.monotonic() + REQUEST_TIMEOUT + GRACE)
         with conn:
-            _answer(conn, proof)
+            _answer(conn, proof, seat)
+        seat.free()
         # nothing of the caller's stays between calls: not its streams, its environment (it
         # may hold secrets) or its directory (it may be removed)
         sys.stdin, sys.stdout, sys.stderr = streams
@@ -70,7 +111,7 @@ def serve(listener: socket.socket, proof: os.stat_result, idle: float, taken: in
     return SERVED
 
 
-def _answer(conn: socket.socket, proof: os.stat_result) -> None:
+def _answer(conn: socket.socket, proof: Proof, seat: Seat) -> None:
     conn.settimeout(REQUEST_TIMEOUT)
     fds: list[int] = []
     try:
@@ -79,7 +120,11 @@ def _answer(conn: socket.socket, proof: os.stat_result) -> None:
         if conn.recv(1) != wire.GO:
             return  # the caller decided itself: nothing was done here
         conn.settimeout(None)
-        code, out, err = decide(request, fds[1])
+        # the analysis has its budget, and then the call must end before the hook gives up
+        went = time.monotonic()
+        seat.until(went + ANALYSIS_SECONDS + GRACE)
+        budget = AnalysisBudget(on_end=lambda: seat.until(went + wire.ANSWER_TIMEOUT))
+        code, out, err = decide(request, fds[1], budget)
         conn.sendall(wire.encode_answer(code, out, err))
     except Refused as refusal:
         _try_send(conn, wire.REFUSED + b" " + str(refusal).encode() + b"\n")
@@ -97,7 +142,7 @@ def _try_send(conn: socket.socket, data: bytes) -> None:
         pass
 
 
-def _receive(conn: socket.socket, proof: os.stat_result, fds: list[int]) -> wire.Request:
+def _receive(conn: socket.socket, proof: Proof, fds: list[int]) -> wire.Request:
     """Read the request, keeping the descriptors it carried in ``fds`` (closed by the caller
     whatever happens); Refused unless the peer is this user and passed a writable proof."""
     creds = conn.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12)
@@ -119,19 +164,43 @@ def _receive(conn: socket.socket, proof: os.stat_result, fds: list[int]) -> wire
     return wire.decode_request(body[:meta_size], body[meta_size:])
 
 
-def _check_proof(fd: int, proof: os.stat_result) -> None:
+def _check_proof(fd: int, proof: Proof) -> None:
+    """Refused unless ``fd`` is the proof file open for writing, proved by the kernel: a
+    fresh nonce written through ``fd`` must read back through the server's own descriptor.
+
+    Checking the access mode alone is not enough to trust: ``open(proof, O_WRONLY |
+    O_RDWR)`` (mode 3) is neither a read nor a write to Landlock, so the confined shell gets
+    that descriptor, and it cannot write. ``pwrite`` asks the kernel whether the descriptor
+    was opened for writing, a right Landlock granted or refused when the caller opened it.
+    A second name of the file (a hard link placed in a writable tree, where Landlock would
+    let the confined shell open it for writing) is refused too.
+    """
     import fcntl
 
     info = os.fstat(fd)
-    if (info.st_dev, info.st_ino) != (proof.st_dev, proof.st_ino):
+    if (info.st_dev, info.st_ino) != (proof.device, proof.inode):
         raise Refused("the proof is not this server's proof file")
-    if fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE == os.O_RDONLY:
+    if info.st_nlink != 1:
+        raise Refused("the proof file has another name")
+    flags = fcntl.fcntl(fd, fcntl.F_GETFL)
+    if flags & os.O_ACCMODE not in (os.O_WRONLY, os.O_RDWR) or flags & os.O_APPEND:
         raise Refused("the proof must be open for writing")
+    nonce = os.urandom(NONCE)
+    try:
+        written = os.pwrite(fd, nonce, proof.offset)
+    except OSError as error:
+        raise Refused(
+            f"the proof cannot be written through the descriptor ({error.strerror})"
+        ) from None
+    if written != NONCE or os.pread(proof.fd, NONCE, proof.offset) != nonce:
+        raise Refused("what was written through the proof did not reach the proof file")
 
 
-def decide(request: wire.Request, cwd: int) -> tuple[int, bytes, bytes]:
+def decide(
+    request: wire.Request, cwd: int, budget: AnalysisBudget | None = None
+) -> tuple[int, bytes, bytes]:
     """Run the gate as the caller's process would have: its environment, directory, umask,
-    arguments and stdin; the exit code and what it wrote."""
+    arguments and stdin, the analysis under ``budget``; the exit code and what it wrote."""
     from paw_tui.gate.main import answer
 
     os.environb.clear()
@@ -146,7 +215,7 @@ def decide(request: wire.Request, cwd: int) -> tuple[int, bytes, bytes]:
         err, encoding="utf-8", errors="backslashreplace", write_through=True
     )
     try:
-        code = answer(request.args)
+        code = answer(request.args, budget)
     except SystemExit as leaving:
         code = leaving.code if isinstance(leaving.code, int) else 2
     for stream in (sys.stdout, sys.stderr):

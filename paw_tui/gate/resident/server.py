@@ -19,6 +19,7 @@ import sys
 import time
 
 from paw_tui.gate.resident import freshness, handler, wire
+from paw_tui.gate.resident.deadlines import Deadlines
 from paw_tui.gate.resident.rehearsal import rehearse
 
 WORKERS = 2
@@ -32,9 +33,9 @@ LOCK_WAIT = 2.0
 """Seconds a new server waits for a leaving one's lock (blocked in ``flock``, not polling)."""
 
 
-def serve(directory: str) -> int:
-    """Serve in ``directory`` until idle, stale or told to stop; 0, or 1 when the directory
-    cannot be used."""
+def serve(directory: str, dependencies: tuple[str, ...] = ()) -> int:
+    """Serve in ``directory`` until idle, stale or told to stop (the code of paw-tui or of
+    one of the ``dependencies`` changed); 0, or 1 when the directory cannot be used."""
     from paw_tui.core.support.locking import FileLock, LockError, LockTimeout
 
     os.chdir("/")  # a server outlives the call that started it: it holds no one's directory
@@ -44,17 +45,17 @@ def serve(directory: str) -> int:
         lock.acquire()
         os.ftruncate(lock.fileno(), 0)
         os.pwrite(lock.fileno(), b"%d\n" % os.getpid(), 0)
-        proof = _proof(dir_fd)
+        proof_fd, proof = _proof(dir_fd)
     except LockTimeout:
         return 0  # another server has it
     except (OSError, LockError) as error:
         sys.stderr.write(f"paw-tui resident gate: cannot use {directory}: {error}\n")
         return 1
     preload()
-    stamps = freshness.code_stamps()
+    stamps = freshness.code_stamps(dependencies)
     rehearse(directory)
     listener, inode = _listen(directory, dir_fd)
-    pool = _Pool(listener, proof, _idle_seconds(), inherited=(dir_fd, lock.fileno()))
+    pool = _Pool(listener, proof, proof_fd, _idle_seconds(), inherited=(dir_fd, lock.fileno()))
     gc.collect()
     gc.freeze()  # the children share the imported gate's pages instead of copying them
 
@@ -78,12 +79,15 @@ def serve(directory: str) -> int:
 class _Pool:
     """The workers, each answering calls one at a time (:func:`handler.serve`). A worker
     tells the server when it takes a call through the ``taken`` pipe (so the server knows
-    when it was last used); one that leaves (idle, retired) is replaced."""
+    when it was last used) and posts when that call must be over (:mod:`.deadlines`); one
+    still at it past then is killed, and one that leaves (idle, retired, killed) is
+    replaced."""
 
     def __init__(
         self,
         listener: socket.socket,
         proof: os.stat_result,
+        proof_fd: int,
         idle: float,
         inherited: tuple[int, ...],
     ) -> None:
@@ -92,8 +96,14 @@ class _Pool:
         by a killed server must not keep the next one from starting)."""
         self.listener = listener
         self.proof = proof
+        self.proof_fd = proof_fd
         self.idle = idle
-        self.workers: set[int] = set()
+        self.workers: dict[int, int] = {}
+        """Each worker's pid and slot (0 to WORKERS - 1): its place in the proof file and in
+        the deadlines."""
+        self.deadlines = Deadlines(WORKERS)
+        self.killed: set[int] = set()
+        """Workers stopped for overrunning a call (replaced, not a reason to leave)."""
         self.taken_r, self.taken_w = os.pipe()
         self.wake_r, self.wake_w = os.pipe()
         os.set_blocking(self.wake_w, False)
@@ -108,32 +118,58 @@ class _Pool:
             # SIGTERM held until the worker is counted, or the server could leave without it
             signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
             try:
-                self.workers.add(self._fork())
+                slot = min(set(range(WORKERS)) - set(self.workers.values()))
+                self.workers[self._fork(slot)] = slot
             finally:
                 signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
-        ready, _, _ = select.select([self.taken_r, self.wake_r], [], [], TICK)
+        wait = TICK
+        due = self.deadlines.earliest()
+        if due is not None:
+            wait = min(wait, max(0.0, due - time.monotonic()) + 0.01)
+        ready, _, _ = select.select([self.taken_r, self.wake_r], [], [], wait)
         if self.wake_r in ready:
             os.read(self.wake_r, 512)
         if self.taken_r in ready:
             os.read(self.taken_r, 4 * 64)
             self.last_call = time.monotonic()
+        self._stop_overdue()
         return self._reap()
+
+    def _stop_overdue(self) -> None:
+        """Kill each worker still at a call past its deadline: stuck where its own timer
+        cannot reach (a system call, C code, a stopped process). The hook, its connection
+        closed, denies the call; the slot is free for the worker that replaces it."""
+        overdue = self.deadlines.overdue(time.monotonic())
+        for pid, slot in list(self.workers.items()):
+            if slot in overdue and pid not in self.killed:
+                if not 0.0 < self.deadlines.read(slot) <= time.monotonic():
+                    continue  # it has just finished (and may be at the next call)
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    continue
+                self.killed.add(pid)
 
     def _reap(self) -> bool:
         while self.workers:
             pid, status = os.waitpid(-1, os.WNOHANG)
             if pid == 0:
                 break
-            self.workers.discard(pid)
+            slot = self.workers.pop(pid, None)
+            if slot is not None:
+                self.deadlines.clear(slot)
             code = os.waitstatus_to_exitcode(status)
             if code == handler.SERVED:
                 continue  # retired
+            if pid in self.killed:
+                self.killed.discard(pid)
+                continue  # stopped for overrunning a call: replaced
             if code == handler.IDLE and time.monotonic() - self.last_call < self.idle:
                 continue  # a worker that waited since before the last call
             return False  # idle, or a handler that broke: leave rather than loop
         return True
 
-    def _fork(self) -> int:
+    def _fork(self, slot: int) -> int:
         server = os.getpid()
         pid = os.fork()
         if pid:
@@ -148,7 +184,9 @@ class _Pool:
                 signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
                 for fd in (self.taken_r, self.wake_r, self.wake_w, *self.inherited):
                     os.close(fd)
-                code = handler.serve(self.listener, self.proof, self.idle, self.taken_w)
+                proof = handler.Proof(self.proof, self.proof_fd, slot)
+                seat = handler.Seat(slot, self.deadlines)
+                code = handler.serve(self.listener, proof, self.idle, self.taken_w, seat)
         finally:
             os._exit(code)
 
@@ -183,20 +221,28 @@ def _open_directory(directory: str) -> int:
     return dir_fd
 
 
-def _proof(dir_fd: int) -> os.stat_result:
-    fd = os.open(
-        wire.PROOF,
-        os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC,
-        0o600,
-        dir_fd=dir_fd,
-    )
+def _proof(dir_fd: int) -> tuple[int, os.stat_result]:
+    """The proof file, open for reading and writing (kept for the server's life: workers
+    read back through it what a caller wrote), and its identity. A proof that has another
+    name is replaced: whoever made the link could hand it to a process that may not write."""
+    flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+    fd = os.open(wire.PROOF, flags, 0o600, dir_fd=dir_fd)
     try:
         proof = os.fstat(fd)
-    finally:
-        os.close(fd)
+        if stat.S_ISREG(proof.st_mode) and proof.st_nlink != 1:
+            os.close(fd)
+            fd = -1
+            os.unlink(wire.PROOF, dir_fd=dir_fd)
+            fd = os.open(wire.PROOF, flags | os.O_EXCL, 0o600, dir_fd=dir_fd)
+            proof = os.fstat(fd)
+    except OSError:
+        if fd >= 0:
+            os.close(fd)
+        raise
     if not stat.S_ISREG(proof.st_mode):
+        os.close(fd)
         raise OSError(f"{wire.PROOF} is not a regular file")
-    return proof
+    return fd, proof
 
 
 def preload() -> None:

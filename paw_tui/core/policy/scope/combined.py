@@ -6,7 +6,9 @@ every file under ``build/`` a directory match, a pattern whose literal prefix le
 matches nothing. :func:`dir_plan` walks the patterns as pathspec does (last first) for ``D``:
 it keeps those that depend on the name (globs, a literal file name), in order, until one
 decides for every file there. The name-dependent ones become one regex, an alternative each,
-tried first; when none matches, the directory's own verdict stands. A match through a
+tried first; when none matches, the directory's own verdict stands. A scope prepares these
+only when every pattern's regex is one ``re`` cannot backtrack on at length
+(:func:`~paw_tui.core.policy.scope.forms.backtracks_little`), so their alternation cannot. A match through a
 directory group (pathspec's priority rule) is left to the step-by-step walk of
 :meth:`~paw_tui.core.policy.scope.match.CompiledScope.match_relative`.
 
@@ -15,23 +17,26 @@ The equivalence tests check a prepared scope against pathspec like the plain one
 
 from __future__ import annotations
 
-from paw_tui.core.policy.scope.match import (
+from paw_tui.core.policy.scope.forms import (
     DIR_GROUP,
     DIR_SUFFIX,
+    DIRECTORY,
     FORM_ANY,
     FORM_DIR,
     FORM_PATH,
     FORM_REGEX,
     FORM_UNDER,
+    MISS,
     PATH_SUFFIX,
     compile_regex,
 )
+from paw_tui.core.policy.scope.linear import searcher
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from paw_tui.core.policy.scope.match import DirPlan, Entry, Search
+    from paw_tui.core.policy.scope.forms import DirPlan, Entry, Joined
 
     Table = list[tuple[bool, int, int] | None]
 
@@ -84,7 +89,7 @@ def dir_plan(
     entries: Sequence[Entry],
     prefix: str,
     ignore_case: bool,
-    combined: dict[tuple[int, ...], tuple[Search, Table]],
+    combined: dict[tuple[int, ...], tuple[Joined, Table]],
 ) -> DirPlan:
     """``(matcher of the name-dependent patterns or None, its table, the directory's own
     verdict)`` for the files directly in the directory ``prefix`` (``src/auth/``; ``""``
@@ -118,10 +123,10 @@ def dir_plan(
             if spans is not None and depth + 1 != spans:
                 if depth + 1 < spans:
                     continue
-                found = compile_regex(entry.regex, False).match(prefix)
-                if found is None:
+                verdict = searcher(entry.regex, False)(prefix)
+                if verdict == MISS:
                     continue
-                if found.group(DIR_GROUP) is not None:
+                if verdict == DIRECTORY:
                     by_dir = by_dir or entry
                     continue
         by_name.append(entry)
@@ -137,7 +142,7 @@ def dir_plan(
     return matcher, table, decided
 
 
-def _combine(entries: Sequence[Entry], ignore_case: bool) -> tuple[Search, Table]:
+def _combine(entries: Sequence[Entry], ignore_case: bool) -> tuple[Joined, Table]:
     """One regex whose alternatives are ``entries`` in order, and per alternative's group
     number ``(include, index, mode)``: mode 0, this pattern decides; otherwise the number of
     its directory group, and it decides unless that group took part.

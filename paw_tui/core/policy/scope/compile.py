@@ -15,13 +15,8 @@ the previous file (:func:`remember`), so its cost follows what changed, not the 
 
 from __future__ import annotations
 
-from paw_tui.core.policy.scope.match import (
-    DIR_GROUP,
-    FORM_REGEX,
-    FORMAT_VERSION,
-    CompiledScope,
-    Entry,
-)
+from paw_tui.core.policy.scope.forms import DIR_GROUP, FORM_REGEX, Entry
+from paw_tui.core.policy.scope.match import FORMAT_VERSION, CompiledScope
 from paw_tui.core.policy.scope.patterns import (
     ScopePatternError,
     anchor_pattern,

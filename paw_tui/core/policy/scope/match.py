@@ -26,35 +26,34 @@ from __future__ import annotations
 import os
 
 from paw_tui.core.errors import PawError
+from paw_tui.core.policy.scope.forms import (
+    DIR_GROUP,
+    DIRECTORY,
+    FILE,
+    FORM_ANY,
+    FORM_DIR,
+    FORM_PATH,
+    FORM_REGEX,
+    FORM_UNDER,
+    FORMS,
+    Entry,
+    backtracks_little,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing costs ~25 ms at import; the hot paths never pay for it
     import re
     from collections.abc import Callable, Iterable, Sequence
 
-    Search = Callable[[str], "re.Match[str] | None"]
     Step = tuple[int, str, str, str, "Entry"]
+    Joined = Callable[[str], "re.Match[str] | None"]
+    """The per-directory matcher: one regex, an alternative per name-dependent pattern."""
     DirPlan = tuple[
-        "Search | None", list[tuple[bool, int, int] | None], tuple[bool | None, int | None]
+        "Joined | None", list[tuple[bool, int, int] | None], tuple[bool | None, int | None]
     ]
 
 FORMAT_VERSION = 1
 """Version of :meth:`CompiledScope.to_dict`; bump it when the matching data changes."""
-
-DIR_GROUP = "ps_d"
-"""pathspec's regex group marking a match made by a directory pattern."""
-DIR_SUFFIX = f"(?P<{DIR_GROUP}>/)"
-"""How pathspec ends a directory pattern (``build/``)."""
-PATH_SUFFIX = f"(?:(?P<{DIR_GROUP}>/)|$)"
-"""How pathspec ends a pattern that matches a file or a directory (``build``)."""
-
-# How an entry is matched. Every form gives the answer ``regex.search`` gives.
-FORM_REGEX = "regex"  # the regex, compiled on first use, after the literal pre-filters
-FORM_ANY = "any"  # ".": any path holding a character other than a newline
-FORM_UNDER = "under"  # "^L" with L literal (from "L/**"): path starts with L
-FORM_DIR = "dir"  # "^L(?P<ps_d>/)" (from "L/"): starts with L + "/", directory match
-FORM_PATH = "path"  # "^L(?:(?P<ps_d>/)|$)" (from "L"): L itself, or below it as a directory
-FORMS = (FORM_REGEX, FORM_ANY, FORM_UNDER, FORM_DIR, FORM_PATH)
 
 
 class ScopeCacheError(PawError):
@@ -62,64 +61,6 @@ class ScopeCacheError(PawError):
 
 
 _NATIVE_SEPS = tuple(sep for sep in (os.sep, os.altsep) if sep and sep != "/")
-
-
-class Entry:
-    """One compiled pattern. ``search`` is the compiled regex's search, bound on first use."""
-
-    __slots__ = (
-        "index",
-        "pattern",
-        "anchored",
-        "regex",
-        "include",
-        "form",
-        "literal",
-        "needs",
-        "_search",
-    )
-
-    def __init__(
-        self,
-        index: int,
-        pattern: str,
-        anchored: str,
-        regex: str,
-        include: bool,
-        form: str,
-        literal: str,
-        needs: tuple[str, ...] = (),
-    ) -> None:
-        self.index = index
-        self.pattern = pattern
-        self.anchored = anchored
-        self.regex = regex
-        self.include = include
-        self.form = form
-        self.literal = literal
-        self.needs = needs
-        self._search: Search | None = None
-
-    def to_dict(self) -> dict[str, object]:
-        return {
-            "pattern": self.pattern,
-            "anchored": self.anchored,
-            "regex": self.regex,
-            "include": self.include,
-            "form": self.form,
-            "literal": self.literal,
-            "needs": list(self.needs),
-        }
-
-
-def compile_regex(source: str, ignore_case: bool) -> re.Pattern[str]:
-    import re
-    import warnings
-
-    with warnings.catch_warnings():
-        # "[[ab]" is a glob bracket holding "[": re warns it may read it as a nested set one day
-        warnings.simplefilter("ignore", FutureWarning)
-        return re.compile(source, re.IGNORECASE if ignore_case else 0)
 
 
 _CODES = {FORM_UNDER: 1, FORM_PATH: 2, FORM_DIR: 3, FORM_ANY: 4, FORM_REGEX: 5}
@@ -190,7 +131,7 @@ class CompiledScope:
         self.pathspec_version = pathspec_version
         self._plans: tuple[dict[str, tuple[Step, ...]], tuple[Step, ...]] | None = None
         self._dirs: dict[str, DirPlan] | None = None
-        self._joined: dict[tuple[int, ...], tuple[Search, list[tuple[bool, int, int] | None]]] = {}
+        self._joined: dict[tuple[int, ...], tuple[Joined, list[tuple[bool, int, int] | None]]] = {}
         self._uses = 0
 
     def __len__(self) -> int:
@@ -254,8 +195,11 @@ class CompiledScope:
         (:mod:`paw_tui.core.policy.scope.combined`). Worth its compile time only for a caller
         checking many paths; a gate call checks a few and never imports ``re``."""
         if self._dirs is None and all(
-            entry.regex == "." or entry.regex.startswith("^") for entry in self._entries
+            (entry.regex == "." or entry.regex.startswith("^")) and backtracks_little(entry.regex)
+            for entry in self._entries
         ):
+            # one backtracking regex per directory is linear only when each of its
+            # alternatives is; a pattern that is not keeps the step-by-step walk
             self._dirs = {}
         return self
 
@@ -270,10 +214,12 @@ class CompiledScope:
         plan = dirs[directory] = dir_plan(self._entries, directory, self.ignore_case, self._joined)
         return plan
 
-    def _search(self, entry: Entry, path: str) -> re.Match[str] | None:
+    def _search(self, entry: Entry, path: str) -> int:
         search = entry._search
-        if search is None:
-            search = entry._search = compile_regex(entry.regex, self.ignore_case).search
+        if search is None:  # the first regex this process meets: most calls never get here
+            from paw_tui.core.policy.scope.linear import searcher
+
+            search = entry._search = searcher(entry.regex, self.ignore_case)
         return search(path)
 
     def match(self, path: str) -> tuple[bool | None, int | None]:
@@ -339,13 +285,11 @@ class CompiledScope:
                     position += len(run)
                 if position < 0:
                     continue
-                found = self._search(entry, path)
-                if found is not None:
-                    if DIR_GROUP in found.re.groupindex and found.group(DIR_GROUP):
-                        if by_dir is None:
-                            by_dir = entry
-                    else:
-                        return entry.include, entry.index
+                verdict = self._search(entry, path)
+                if verdict == FILE:
+                    return entry.include, entry.index
+                if verdict == DIRECTORY and by_dir is None:
+                    by_dir = entry
         if by_dir is None:
             return None, None
         return by_dir.include, by_dir.index

@@ -17,7 +17,7 @@ pre-filters (see :mod:`paw_tui.core.policy.scope.match`). Standard library only.
 from __future__ import annotations
 
 from paw_tui.core.errors import ValidationError
-from paw_tui.core.policy.scope.match import (
+from paw_tui.core.policy.scope.forms import (
     DIR_SUFFIX,
     FORM_ANY,
     FORM_DIR,

@@ -37,8 +37,9 @@ What it reports (:class:`ShellAnalysis`)
     ``glob``); a write through a symbolic link the command made also names the link's
     target. ``error``: the sentence bash's syntax error would give (also for a script given
     to ``bash -c``/``eval`` or in backquotes that does not parse, which bash only finds when
-    it runs it; and for commands too deep or too long to walk). ``read_only``: only
-    allowlisted commands, used in ways that cannot write or run programs
+    it runs it; for commands too deep or too long to walk; and past one of the analysis's
+    bounds, naming it: a brace expansion's words, a glob's reads and matches, :mod:`.limits`).
+    ``read_only``: only allowlisted commands, used in ways that cannot write or run programs
     (:mod:`.readonly`). ``commands``: every simple command's words, wrappers stripped,
     nested ones included (:class:`Argv`: ``extra_args`` for ``xargs``/``find -exec``).
     ``opaque``: commands that may write what the command line does not name.
@@ -58,8 +59,8 @@ from __future__ import annotations
 
 import os
 
+from .limits import TooComplex
 from .parser import parse
-from .record import TooComplex
 from .results import MARK, Argv, ShellAnalysis, ShellTarget
 from .scanner import ShellSyntaxError
 from .state import Place
@@ -117,8 +118,13 @@ def analyse(
     start = Place(cwd, False, oldpwd, (), variables, False, False)
     try:
         walker.run_list(tree, [start])
-    except (RecursionError, TooComplex):
+    except RecursionError:
         result.error = "The command is too complex to be analysed."
+        return result
+    except TooComplex as bound:
+        result.error = "The command is too complex to be analysed" + (
+            f": {bound}." if str(bound) else "."
+        )
         return result
     if walker.error is not None:
         result.error = walker.error[0].upper() + walker.error[1:] + "."

@@ -8,31 +8,60 @@ one word combine the way bash combines them (``{a{b,c}}`` is ``{ab} {ac}``).
 
 from __future__ import annotations
 
-LIMIT = 4096  # more words than this: the caller treats the word as unresolvable
+from .limits import TooComplex
+
+LIMIT = 4096
+"""Words one brace expansion may make; past it the command is refused (fail closed)."""
 
 
-class BraceLimit(Exception):
-    """The expansion would produce more than :data:`LIMIT` words."""
+MAX_SCANNED = 250_000
+"""Characters one brace expansion may scan: bash's algorithm scans a word again for each
+``{`` it tries and each level of nesting, so ``{a,{a,{a,...`` unclosed, or thousands of
+``{``, cost time growing with the square of the word; past this the command is refused."""
+
+
+class BraceLimit(TooComplex):
+    """The expansion would produce more than :data:`LIMIT` words, or scan more than
+    :data:`MAX_SCANNED` characters to find them."""
+
+    def __init__(self, reason: str = f"makes more than {LIMIT:,} words") -> None:
+        super().__init__(f"a brace expansion in it {reason}")
+
+
+class _Scan:
+    """Characters scanned so far by one expansion."""
+
+    __slots__ = ("count",)
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def add(self, count: int) -> None:
+        self.count += count
+        if self.count > MAX_SCANNED:
+            raise BraceLimit(
+                f"nests or repeats braces too much to expand (over {MAX_SCANNED:,} steps)"
+            )
 
 
 def brace_expand(text: str) -> list[str]:
     """The words bash's brace expansion makes of ``text``; raises :class:`BraceLimit`."""
     if "{" not in text:
         return [text]
-    result = _expand(text)
+    result = _expand(text, _Scan())
     if len(result) > LIMIT:
         raise BraceLimit
     return result
 
 
-def _expand(text: str) -> list[str]:
+def _expand(text: str, scan: _Scan) -> list[str]:
     i = 0
     found = ""
     while True:  # the first "{" that begins a valid brace expression
-        i, found = _gobble(text, i, "{")
+        i, found = _gobble(text, i, "{", scan)
         if not found:
             break
-        end, closing = _gobble(text, i + 1, "}")
+        end, closing = _gobble(text, i + 1, "}", scan)
         if closing:
             break
         i += 1
@@ -40,7 +69,7 @@ def _expand(text: str) -> list[str]:
         return [text]
     preamble = text[:i]
     start = i + 1
-    i, closing = _gobble(text, start, "}")
+    i, closing = _gobble(text, start, "}", scan)
     if not closing:
         return [text]
     amble = text[start:i]
@@ -57,7 +86,7 @@ def _expand(text: str) -> list[str]:
         j += 1
     tack: list[str] | None
     if has_comma:
-        tack = _expand_amble(amble)
+        tack = _expand_amble(amble, scan)
     else:
         tack = _sequence(amble)
         if tack is None:
@@ -66,7 +95,7 @@ def _expand(text: str) -> list[str]:
             tack = ["{" + amble + "}"]
     result = [preamble + item for item in tack]
     if postamble:
-        rest = _expand(postamble)
+        rest = _expand(postamble, scan)
         if len(result) * len(rest) > LIMIT:
             raise BraceLimit
         result = [head + tail for head in result for tail in rest]
@@ -75,12 +104,12 @@ def _expand(text: str) -> list[str]:
     return result
 
 
-def _expand_amble(amble: str) -> list[str]:
+def _expand_amble(amble: str, scan: _Scan) -> list[str]:
     result: list[str] = []
     start = 0
     while True:
-        i, found = _gobble(amble, start, ",")
-        result.extend(_expand(amble[start:i]))
+        i, found = _gobble(amble, start, ",", scan)
+        result.extend(_expand(amble[start:i], scan))
         if len(result) > LIMIT:
             raise BraceLimit
         if not found:
@@ -113,9 +142,16 @@ def _skip_parens(text: str, i: int) -> int:
     return n
 
 
-def _gobble(text: str, i: int, satisfy: str) -> tuple[int, str]:
+def _gobble(text: str, i: int, satisfy: str, scan: _Scan) -> tuple[int, str]:
     """bash's ``brace_gobbler``: the index of the first unquoted ``satisfy`` that counts
-    (a ``}`` counts only after a top-level comma or ``..``), and it, or ``""``."""
+    (a ``}`` counts only after a top-level comma or ``..``), and it, or ``""``; what it
+    scanned counts against ``scan``."""
+    end, found = _gobble_from(text, i, satisfy)
+    scan.add(end - i + 1)
+    return end, found
+
+
+def _gobble_from(text: str, i: int, satisfy: str) -> tuple[int, str]:
     n = len(text)
     level = 0
     quoted = ""

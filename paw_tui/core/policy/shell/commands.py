@@ -17,6 +17,7 @@ import os
 from .builtins import BUILTINS, QUIET_BUILTINS, SHELLS, assign
 from .expansion import Expander, Field
 from .lexer import plain
+from .limits import TooComplex
 from .nodes import (
     ARITH,
     ARRAY,
@@ -33,7 +34,7 @@ from .nodes import (
 from .options import Unwrapped, unwrap
 from .parser import assignment, dequote, parse
 from .readonly import SAFE_WITH_ANY_ARGS, read_only_command, trusted_name
-from .record import MAX_DEPTH, MAX_STEPS, Record, TooComplex
+from .record import MAX_DEPTH, MAX_STEPS, Record
 from .results import MARK
 from .scanner import ShellSyntaxError
 from .state import Place
@@ -179,12 +180,9 @@ class Commands(Record):
     def declaration(self, word: Word, expand: Expander) -> list[Field]:
         """An argument of export/declare/local...: brace-expanded, then an assignment's value
         is expanded as an assignment's (no splitting, tildes after ``=`` and ``:``)."""
-        from .braces import BraceLimit, brace_expand
+        from .braces import brace_expand
 
-        try:
-            raws = brace_expand(word.raw)
-        except BraceLimit:
-            return [Field(word.raw, True)]
+        raws = brace_expand(word.raw)
         words = [word] if raws == [word.raw] else [self.reparse(raw) for raw in raws]
         fields: list[Field] = []
         for each in words:

@@ -144,12 +144,9 @@ class Expander:
         (assignment values, redirection targets still are), ``assignment`` for the tilde
         rules of assignment values and no word splitting."""
         if braces and "{" in word.raw:
-            from .braces import BraceLimit, brace_expand
+            from .braces import brace_expand
 
-            try:
-                raws = brace_expand(word.raw)
-            except BraceLimit:
-                return [Field(word.raw, dynamic=True)]
+            raws = brace_expand(word.raw)  # past its bounds: TooComplex, the command is refused
             if len(raws) != 1 or raws[0] != word.raw:
                 fields: list[Field] = []
                 for raw in raws:

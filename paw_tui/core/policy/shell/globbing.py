@@ -3,8 +3,9 @@
 :func:`expand_glob` expands a target's pattern against the file system: ``*``, ``?`` and
 ``[...]`` (``!``/``^`` negation, ranges, ``[:class:]``), backslash escapes, per path
 component; with bash's defaults (dotglob off: a leading ``.`` must be matched literally;
-``.`` and ``..`` never match; no nullglob: no match leaves the word as it is). It imports
-``re`` only when called.
+``.`` and ``..`` never match; no nullglob: no match leaves the word as it is). Names are
+matched in linear time (:mod:`.glob_match`), and an expansion that reads or matches more
+than its bounds raises :class:`~.limits.GlobLimit`.
 """
 
 from __future__ import annotations
@@ -12,26 +13,18 @@ from __future__ import annotations
 import os
 
 from .expansion import is_glob
+from .glob_match import compile_component
+from .limits import GlobLimit
+
+MAX_NAMES_READ = 100_000
+"""Directory entries one glob may read: a pattern such as ``*/*/*/*/*`` over a big tree
+would otherwise walk all of it; past this the command is refused (fail closed)."""
+MAX_MATCHES = 10_000
+"""Paths one command's globs may match; more is refused (fail closed) rather than sampled."""
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .results import ShellTarget
-
-_CLASSES = {
-    "alpha": "a-zA-Z",
-    "digit": "0-9",
-    "alnum": "a-zA-Z0-9",
-    "upper": "A-Z",
-    "lower": "a-z",
-    "space": " \\t\\n\\r\\f\\v",
-    "blank": " \\t",
-    "xdigit": "0-9a-fA-F",
-    "punct": "!-/:-@\\[-`{-~",
-    "cntrl": "\\x00-\\x1f\\x7f",
-    "print": " -~",
-    "graph": "!-~",
-    "word": "a-zA-Z0-9_",
-}
 
 
 def _unescape(pattern: str) -> str:
@@ -45,77 +38,44 @@ def _unescape(pattern: str) -> str:
     return "".join(out)
 
 
-def _translate(component: str) -> str:
-    """A bash pattern (one path component) as a Python regular expression."""
-    import re
+class _Walk:
+    """One expansion's bounds: names read from directories so far, paths matched."""
 
-    out: list[str] = []
-    i = 0
-    n = len(component)
-    while i < n:
-        char = component[i]
-        i += 1
-        if char == "\\" and i < n:
-            out.append(re.escape(component[i]))
-            i += 1
-        elif char == "*":
-            if not out or out[-1] != ".*":
-                out.append(".*")
-        elif char == "?":
-            out.append(".")
-        elif char == "[":
-            bracket, end = _bracket(component, i)
-            out.append(bracket if bracket is not None else "\\[")
-            i = end if bracket is not None else i
-        else:
-            out.append(re.escape(char))
-    return "(?s:" + "".join(out) + ")\\Z"
+    __slots__ = ("pattern", "read")
 
+    def __init__(self, pattern: str) -> None:
+        self.pattern = pattern
+        self.read = 0
 
-def _bracket(component: str, j: int) -> tuple[str | None, int]:
-    """The bracket expression whose text starts at ``j`` (after ``[``) as a regex class, and
-    the index after it; None when it is not one (then ``[`` is an ordinary character)."""
-    import re
+    def listed(self, count: int) -> None:
+        self.read += count
+        if self.read > MAX_NAMES_READ:
+            raise GlobLimit(
+                f"the glob {self._shown()} reads more than {MAX_NAMES_READ:,} directory "
+                "entries (name fewer files at a time)"
+            )
 
-    n = len(component)
-    negate = j < n and component[j] in "!^"
-    if negate:
-        j += 1
-    items: list[str] = []
-    if j < n and component[j] == "]":
-        items.append("\\]")
-        j += 1
-    while j < n:
-        c = component[j]
-        if c == "]":
-            return "[" + ("^" if negate else "") + "".join(items) + "]", j + 1
-        if c == "[" and component[j + 1 : j + 2] == ":":
-            end = component.find(":]", j + 2)
-            if end > 0 and component[j + 2 : end] in _CLASSES:
-                items.append(_CLASSES[component[j + 2 : end]])
-                j = end + 2
-                continue
-        if c == "\\" and j + 1 < n:
-            j += 1
-            c = component[j]
-        if component[j + 1 : j + 2] == "-" and j + 2 < n and component[j + 2] != "]":
-            items.append(re.escape(c) + "-" + re.escape(component[j + 2]))
-            j += 3
-            continue
-        items.append(re.escape(c))
-        j += 1
-    return None, j
+    def found(self, count: int) -> None:
+        if count > MAX_MATCHES:
+            raise GlobLimit(
+                f"the glob {self._shown()} matches more than {MAX_MATCHES:,} paths "
+                "(name fewer at a time)"
+            )
+
+    def _shown(self) -> str:
+        """The pattern quoted, shortened; ``repr`` escapes every control character."""
+        text = self.pattern
+        return repr(text if len(text) <= 80 else text[:77] + "...")
 
 
-def _matches(directory: str, component: str, only_dirs: bool) -> list[str]:
-    import re
-
-    matcher = re.compile(_translate(component))
+def _matches(directory: str, component: str, only_dirs: bool, walk: _Walk) -> list[str]:
+    matcher = compile_component(component)
     hidden_ok = component.startswith(".") or component.startswith("\\.")
     try:
         names = os.listdir(directory or ".")
     except OSError:
         return []
+    walk.listed(len(names))
     found = []
     for name in names:
         if name.startswith(".") and not hidden_ok:
@@ -148,14 +108,16 @@ def expand_glob(target: str | ShellTarget, cwd: str | None = None) -> list[str]:
     parts = [part for part in pattern.split("/") if part]
     trailing = pattern.endswith("/")
     found = ["/"] if absolute else [""]
+    walk = _Walk(pattern)
     for index, component in enumerate(parts):
         last = index == len(parts) - 1
         step: list[str] = []
         for prefix in found:
             directory = prefix if absolute else os.path.join(base, prefix)
             if is_glob(component):
-                for name in _matches(directory, component, (not last) or trailing):
+                for name in _matches(directory, component, (not last) or trailing, walk):
                     step.append(os.path.join(prefix, name))
+                walk.found(len(step))
             else:
                 path = os.path.join(prefix, _unescape(component))
                 full = path if absolute else os.path.join(base, path)
@@ -169,8 +131,6 @@ def expand_glob(target: str | ShellTarget, cwd: str | None = None) -> list[str]:
 
 def glob_matches(pattern: str, path: str) -> bool:
     """Whether bash's pattern (absolute, quoted characters escaped) would match ``path``."""
-    import re
-
     wanted = [part for part in pattern.split("/") if part]
     names = [part for part in path.split("/") if part]
     if len(wanted) != len(names):
@@ -178,6 +138,6 @@ def glob_matches(pattern: str, path: str) -> bool:
     for component, name in zip(wanted, names, strict=True):
         if name.startswith(".") and not component.startswith((".", "\\.")):
             return False
-        if not re.match(_translate(component), name):
+        if not compile_component(component).match(name):
             return False
     return True

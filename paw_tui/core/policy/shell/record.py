@@ -60,10 +60,6 @@ MAX_DEPTH = 16  # nested scripts and function calls followed
 MAX_STEPS = 20000  # simple commands walked (loops, calls): past it, the command is refused
 
 
-class TooComplex(Exception):
-    """The walk went past :data:`MAX_STEPS`."""
-
-
 class Record:
     """Results and bookkeeping; the walker subclasses supply the running."""
 
