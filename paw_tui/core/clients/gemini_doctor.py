@@ -23,8 +23,9 @@ from paw_tui.core.clients import canary as canaries
 from paw_tui.core.clients import commands
 from paw_tui.core.clients.gemini_cli import (
     ENV_FILE,
-    GITIGNORE,
+    FOLDER,
     HOOK_NAME,
+    LOCAL_FILES,
     NAME,
     SETTINGS,
     lost_variables,
@@ -201,21 +202,9 @@ def _server_rows(project: Mapping[str, object], user: Mapping[str, object], home
 
 def _local_file_rows(root: str, env: Mapping[str, str]) -> list[Row]:
     rows: list[Row] = []
-    if os.path.exists(os.path.join(root, ENV_FILE)):
-        ignore = os.path.join(root, GITIGNORE)
-        try:
-            with open(ignore, encoding="utf-8") as handle:
-                ignored = any(line.strip() in (".env", "/.env") for line in handle)
-        except OSError:
-            ignored = False
-        if not ignored:
-            rows.append(
-                (
-                    hj.WARN,
-                    NAME,
-                    f"{GITIGNORE} does not ignore .env: this machine's paths may get committed",
-                )
-            )
+    unignored = hj.ignore_row(NAME, root, FOLDER, LOCAL_FILES)
+    if unignored and os.path.exists(os.path.join(root, ENV_FILE)):
+        rows.append(unignored)
     shadowed, lost = lost_variables(root, env)
     if lost and os.path.exists(os.path.join(root, ENV_FILE)):
         rows.append(

@@ -31,8 +31,7 @@ import shutil
 from paw_tui.core.clients import _hooks_json as hj
 from paw_tui.core.clients import canary as canaries
 from paw_tui.core.clients import commands
-from paw_tui.core.clients.ignore import ignore_plan, unignored
-from paw_tui.core.clients.plan import PlannedFile, SetupPlan, read_text
+from paw_tui.core.clients.plan import PlannedFile, SetupPlan, ignore_file, read_text
 from paw_tui.core.errors import ValidationError
 
 TYPE_CHECKING = False
@@ -121,7 +120,7 @@ def plan(root: str) -> SetupPlan:
     )
     local = os.path.join(root, LOCAL_SETTINGS)
     result.files.append(PlannedFile(local, read_text(local), commands.hook_script_path() + "\n"))
-    result.files.append(ignore_plan(root, FOLDER, LOCAL_FILES, NAME))
+    result.files.append(ignore_file(root, FOLDER, LOCAL_FILES, NAME))
     result.files.append(hj.hook_script_file())
     hj.add_boundary_note(result.notes, TITLE)
     result.notes.append(
@@ -197,9 +196,9 @@ def doctor(root: str, environ: Mapping[str, str] | None = None) -> list[Row]:
     rows.append(hj.server_row(NAME, root, CONFIG, "mcp"))
     hook = _hook(root, env)
     rows.append(hj.reach_row(NAME, {**env, commands.HOOK_ENV: hook} if hook else env))
-    left = unignored(root, FOLDER, LOCAL_FILES)
-    if left:
-        rows.append((hj.WARN, NAME, f"{FOLDER}/.gitignore does not ignore {', '.join(left)}"))
+    unignored = hj.ignore_row(NAME, root, FOLDER, LOCAL_FILES)
+    if unignored:
+        rows.append(unignored)
     rows.append(canary_row(root, path, env))
     return rows
 

@@ -40,8 +40,7 @@ from paw_tui.core.clients.gemini_cli import (
     read_env_file,
 )
 from paw_tui.core.clients.gemini_doctor import gemini_expand
-from paw_tui.core.clients.ignore import ignore_plan, unignored
-from paw_tui.core.clients.plan import PlannedFile, SetupPlan, read_text
+from paw_tui.core.clients.plan import PlannedFile, SetupPlan, ignore_file, read_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -112,7 +111,7 @@ def plan(root: str) -> SetupPlan:
     env = {commands.HOOK_ENV: commands.hook_script_path()}
     header = f"# paw-tui: this machine's settings for {TITLE} (written by 'paw-tui install {NAME}')"
     result.files.append(PlannedFile(env_path, env_before, merge_env_text(env_before, env, header)))
-    result.files.append(ignore_plan(root, FOLDER, LOCAL_FILES, NAME))
+    result.files.append(ignore_file(root, FOLDER, LOCAL_FILES, NAME))
     result.files.append(hj.hook_script_file())
     hj.add_boundary_note(result.notes, TITLE)
     result.notes.append(
@@ -166,9 +165,9 @@ def doctor(root: str, environ: Mapping[str, str] | None = None) -> list[Row]:
     rows.append(hj.server_row(NAME, root, SETTINGS, "mcpServers"))
     local = {**read_env_file(os.path.join(root, ENV_FILE)), **env}
     rows.append(hj.reach_row(NAME, local))
-    left = unignored(root, FOLDER, LOCAL_FILES)
-    if left and os.path.exists(os.path.join(root, ENV_FILE)):
-        rows.append((hj.WARN, NAME, f"{FOLDER}/.gitignore does not ignore {', '.join(left)}"))
+    unignored = hj.ignore_row(NAME, root, FOLDER, LOCAL_FILES)
+    if unignored and os.path.exists(os.path.join(root, ENV_FILE)):
+        rows.append(unignored)
     rows.append(trust_row(root, user, env))
     for handler in _handlers(hooks, "PreToolUse")[:1]:
         rows.append(canary_row(root, handler, local, env))
