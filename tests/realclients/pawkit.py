@@ -63,6 +63,17 @@ def events(root: Path) -> list[tuple[Any, Any, Any]]:
     return [(r["event"], r.get("tool"), r.get("paths")) for r in records(root)]
 
 
+def mutation_ranges(root: Path, tool: str, path: str) -> list[list[tuple[int, int]]]:
+    """The line ranges of each ``mutation`` record of ``tool`` on ``path`` (``[]`` for one
+    recorded without ranges)."""
+    return [
+        [(r["start_line"], r["end_line"]) for r in record.get("ranges", [])]
+        for record in records(root)
+        if record["event"] == "mutation" and record.get("tool") == tool
+        and record.get("paths") == [path]
+    ]  # fmt: skip
+
+
 def check_ledger(
     root: Path, env: dict[str, str], session: str | None, client: str, tools: dict[str, str]
 ) -> list[tuple[Any, Any, Any]]:
