@@ -42,9 +42,9 @@ A client without command hooks fits the same shape: opencode's governance is a p
 opencode loads in its own process and that throws to refuse, so its :class:`Canary` runs the
 committed plugin *file* (the "command") in a small ``node`` program that loads it as opencode
 does and calls its ``tool.execute.before`` with the ``payload`` read from stdin, and
-``refusal`` reads what was thrown from that program's output (:mod:`paw_tui.core.clients.
-opencode`). The plugin spawns the gate itself, with the environment it was given, so the
-scratch workspace and the ledger check work unchanged.
+``refusal`` reads what was thrown from that program's output
+(:mod:`paw_tui.core.clients.opencode`). The plugin spawns the gate itself, with the
+environment it was given, so the scratch workspace and the ledger check work unchanged.
 
 Nothing here imports a client module: each client's own doctor builds its :class:`Canary`.
 """
