@@ -101,6 +101,14 @@ def verify(root: Path, env: dict[str, str]) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+def canary_row(root: Path, env: dict[str, str], client: str) -> tuple[str, str]:
+    """``doctor``'s ``<client> canary`` row: its status and detail."""
+    done = paw(root, env, "doctor", "--json")
+    rows = [r for r in json.loads(done.stdout) if r["check"] == f"{client} canary"]
+    assert len(rows) == 1, done.stdout
+    return rows[0]["status"], rows[0]["detail"]
+
+
 def git_status(root: Path) -> list[str]:
     """``git status --porcelain`` lines: what a commit would pick up."""
     done = subprocess.run(

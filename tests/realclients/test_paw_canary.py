@@ -11,9 +11,6 @@ doctor said: the write is refused and the gate, which never ran, recorded nothin
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -22,7 +19,6 @@ from gatekit import launcher_only_hook
 from . import pawkit
 from .script import Step, Text, ToolCall
 from .session import run_session
-from .test_paw_claude_handshake import PAW
 
 pytestmark = pytest.mark.realclient
 
@@ -63,15 +59,6 @@ def _point_hook(root: Path, client: str, env: dict[str, str], hook: str) -> None
         env["PAW_TUI_HOOK"] = hook
 
 
-def _canary(root: Path, client: str, env: dict[str, str]) -> tuple[str, str]:
-    done = subprocess.run(
-        [PAW, "doctor", "--json"], cwd=root, env={**os.environ, **env}, capture_output=True
-    )
-    rows = [r for r in json.loads(done.stdout) if r["check"] == f"{client} canary"]
-    assert len(rows) == 1, done.stdout
-    return rows[0]["status"], rows[0]["detail"]
-
-
 @pytest.mark.parametrize("client", sorted(KEYS))
 def test_doctor_says_what_the_client_does_when_the_hook_s_paw_tui_is_gone(
     client: str, tmp_path: Path
@@ -83,11 +70,11 @@ def test_doctor_says_what_the_client_does_when_the_hook_s_paw_tui_is_gone(
     pawkit.install(root, env, client)
     env["PATH"] = pawkit.without_paw_on_path()
     _point_hook(root, client, env, str(tmp_path / "paw-state" / "hook"))
-    status, detail = _canary(root, client, env)
+    status, detail = pawkit.canary_row(root, env, client)
     assert status == "ok" and "the gate recorded that deny" in detail, detail
 
     _point_hook(root, client, env, launcher_only_hook(tmp_path / "gone"))
-    status, detail = _canary(root, client, env)
+    status, detail = pawkit.canary_row(root, env, client)
     assert status == "FAIL" and FALLBACK in detail, detail
     assert "every tool call is denied" in detail
     script: list[Step] = [_write(client, root), Text("done")]
