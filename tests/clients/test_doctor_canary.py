@@ -1,20 +1,24 @@
-"""``paw-tui doctor``'s canary for Claude Code, Gemini CLI and Codex (issue 19).
+"""``paw-tui doctor``'s canary for every client with a committed pre-tool hook (issue 19):
+Claude Code, Gemini CLI, Codex, Copilot CLI, Cline, Qwen Code, and opencode's plugin.
 
 Each client's committed pre-tool command is run as that client runs it (its shell, its
-environment, its folder) on a write before any selection. Intact, the gate denies it and
-records the deny; broken the way a teammate's clone breaks it (the command's first word names
-nothing, ``PAW_TUI_HOOK`` unset with no paw-tui on the PATH or pointing nowhere, the venv's
-interpreter or its package gone), the command still denies through its fail-closed fallback,
-and doctor must say that every call is denied, not that the gate works.
+environment, its folder; Cline's hook file by its ``#!`` line; opencode's plugin loaded in
+node) on a write before any selection. Intact, the gate denies it and records the deny; broken
+the way a teammate's clone breaks it (the command's first word names nothing, ``PAW_TUI_HOOK``
+unset with no paw-tui on the PATH or pointing nowhere, the venv's interpreter or its package
+gone), the command still denies through its fail-closed fallback, and doctor must say that
+every call is denied, not that the gate works.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pytest
 from gatekit import launcher_only_hook, paw_state_dir, root
@@ -26,12 +30,33 @@ if TYPE_CHECKING:
 
 __all__ = ["paw_state_dir", "root"]  # fixtures
 
-CLIENTS = ("claude-code", "gemini-cli", "codex")
+CLIENTS = ("claude-code", "gemini-cli", "codex", "copilot", "cline", "qwen-code", "opencode")
 CONFIG = {
     "claude-code": (".claude/settings.json", "PreToolUse"),
     "gemini-cli": (".gemini/settings.json", "BeforeTool"),
     "codex": (".codex/hooks.json", "PreToolUse"),
+    "qwen-code": (".qwen/settings.json", "PreToolUse"),
+    "copilot": (".github/hooks/paw-tui.json", "preToolUse"),
 }
+"""Where a client's committed pre-tool command is (a JSON file, its event)."""
+ENV_FILES = {"gemini-cli": ".gemini/.env", "qwen-code": ".qwen/.env"}
+"""Clients that read this machine's ``PAW_TUI_HOOK`` from a dotenv file of their own."""
+CLINE_HOOK = ".clinerules/hooks/PreToolUse"
+OPENCODE_PLUGIN = ".opencode/plugin/paw-tui.js"
+OPENCODE_LOCAL = ".opencode/paw-tui.hook"
+COMMANDS = tuple(c for c in CLIENTS if c != "opencode")
+"""The clients whose hook is a command (opencode's is a plugin: it has no first word)."""
+OTHER_ROWS_FAIL = {"gemini-cli", "copilot", "cline"}
+"""Clients whose other rows fail in a bare test home (folder trust, the MCP settings)."""
+Edit = Callable[[str], str]
+needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="opencode's canary needs node")
+
+
+def clients(*names: str) -> list[object]:
+    """``names`` as parameters, opencode's skipped without node."""
+    return [pytest.param(n, marks=needs_node) if n == "opencode" else n for n in names]
+
+
 NO_PAW_PATH = "/usr/bin:/bin"
 """A PATH with a shell and bash but no paw-tui."""
 FALLBACK = "the deny came from its fail-closed fallback, not from the gate"
@@ -58,8 +83,8 @@ def set_hook(root: Path, client: str, value: str | None) -> dict[str, str]:
             data["env"][commands.HOOK_ENV] = value
         local.write_text(json.dumps(data), "utf-8")
         return {}
-    if client == "gemini-cli":
-        env_file = root / ".gemini" / ".env"
+    if client in ENV_FILES:
+        env_file = root / ENV_FILES[client]
         lines = [
             line
             for line in env_file.read_text("utf-8").splitlines()
@@ -69,19 +94,52 @@ def set_hook(root: Path, client: str, value: str | None) -> dict[str, str]:
             lines.append(f"{commands.HOOK_ENV}={value}")
         env_file.write_text("\n".join(lines) + "\n", "utf-8")
         return {}
-    return {commands.HOOK_ENV: value} if value is not None else {}
+    if client == "opencode":  # the plugin reads the file install wrote
+        local = root / OPENCODE_LOCAL
+        local.unlink()
+        if value is not None:
+            local.write_text(value + "\n", "utf-8")
+        return {}
+    return {commands.HOOK_ENV: value} if value is not None else {}  # the launch environment
 
 
-def edit_command(root: Path, client: str, edit: Any) -> None:
-    """Replace our pre-tool command by ``edit(command)`` in the committed file."""
+def edit_command(root: Path, client: str, edit: Edit) -> None:
+    """Replace our pre-tool command by ``edit(command)`` in the committed file (Cline's: the
+    command inside the PreToolUse file)."""
+    if client == "cline":
+        path = root / CLINE_HOOK
+        text = path.read_text("utf-8")
+        line = next(line for line in text.splitlines() if line.startswith("out=$( "))
+        command = line.removeprefix("out=$( ").removesuffix(" )")
+        path.write_text(text.replace(command, edit(command)), "utf-8")
+        return
     relative, event = CONFIG[client]
     path = root / relative
     data = json.loads(path.read_text("utf-8"))
     for group in data["hooks"][event]:
-        for handler in group["hooks"]:
-            if commands.is_gate_command(handler["command"]):
-                handler["command"] = edit(handler["command"])
+        handlers = [group] if client == "copilot" else group["hooks"]
+        field = "bash" if client == "copilot" else "command"
+        for handler in handlers:
+            if commands.is_gate_command(handler[field]):
+                handler[field] = edit(handler[field])
     path.write_text(json.dumps(data), "utf-8")
+
+
+def replace_hook(root: Path, client: str, body: str) -> None:
+    """Replace the whole pre-tool hook by a shell ``body`` that still names our gate, so doctor
+    takes it for ours (opencode: by a plugin whose ``tool.execute.before`` runs ``body``)."""
+    if client == "opencode":
+        plugin = (
+            "// paw-tui\n"
+            "export const PawTui = async () => ({\n"
+            f'  "tool.execute.before": async (input, output) => {{ {body} }},\n'
+            "});\n"
+        )
+        (root / OPENCODE_PLUGIN).write_text(plugin, "utf-8")
+    elif client == "cline":
+        (root / CLINE_HOOK).write_text(f"#!/bin/sh\n: gate --client cline\n{body}\n", "utf-8")
+    else:
+        edit_command(root, client, lambda _command: f": gate --client {client}; {body}")
 
 
 def canary_rows(
@@ -100,7 +158,7 @@ def hook_script(paw_state_dir: Path) -> str:
     return str(paw_state_dir / "hook")
 
 
-@pytest.mark.parametrize("client", CLIENTS)
+@pytest.mark.parametrize("client", clients(*CLIENTS))
 def test_an_intact_command_is_denied_by_the_gate_itself(
     client: str, root: Path, run_cli: RunCli, hook_script: str
 ) -> None:
@@ -111,10 +169,10 @@ def test_an_intact_command_is_denied_by_the_gate_itself(
     assert "the gate recorded that deny" in rows[0][1]
     # the canary ran against a scratch copy: nothing reached the workspace's ledger
     assert not (root / ".orchestration" / "agent_trace.jsonl").exists()
-    assert code == 0 or client == "gemini-cli"  # Gemini's folder trust is another row
+    assert code == 0 or client in OTHER_ROWS_FAIL
 
 
-@pytest.mark.parametrize("client", CLIENTS)
+@pytest.mark.parametrize("client", clients(*CLIENTS))
 def test_the_paw_tui_on_the_path_is_what_a_clone_without_install_runs(
     client: str, root: Path, run_cli: RunCli
 ) -> None:
@@ -141,10 +199,15 @@ def _interpreter_gone(tmp_path: Path) -> str:
 
 
 BROKEN = ("first word missing", "hook unset", "hook nowhere", "interpreter gone", "package gone")
+BROKEN_CASES = [
+    pytest.param(client, broken, marks=needs_node) if client == "opencode" else (client, broken)
+    for client in CLIENTS
+    for broken in BROKEN
+    if not (client == "opencode" and broken == "first word missing")
+]
 
 
-@pytest.mark.parametrize("client", CLIENTS)
-@pytest.mark.parametrize("broken", BROKEN)
+@pytest.mark.parametrize(("client", "broken"), BROKEN_CASES)
 def test_a_deny_from_the_fallback_is_not_taken_for_the_gate_s(
     client: str, broken: str, root: Path, run_cli: RunCli, hook_script: str, tmp_path: Path
 ) -> None:
@@ -167,19 +230,40 @@ def test_a_deny_from_the_fallback_is_not_taken_for_the_gate_s(
     assert "every tool call is denied" in detail
 
 
-@pytest.mark.parametrize("client", CLIENTS)
+@pytest.mark.parametrize("client", clients(*CLIENTS))
 def test_a_command_that_lets_the_tool_run_fails(
     client: str, root: Path, run_cli: RunCli, hook_script: str
 ) -> None:
     install(run_cli, root, client)
     env = set_hook(root, client, hook_script)
-    edit_command(root, client, lambda _command: f"cat >/dev/null; : gate --client {client}; exit 0")
+    body = "return;" if client == "opencode" else "cat >/dev/null; exit 0"
+    replace_hook(root, client, body)
     code, rows = canary_rows(run_cli, root, client, env)
     assert code == 2
     assert rows[0][0] == "FAIL" and "would run the tool" in rows[0][1], rows
 
 
-@pytest.mark.parametrize("client", CLIENTS)
+FORGED = {
+    "claude-code": (
+        {"hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": "x"}},
+        2,
+    ),
+    "codex": (
+        {"hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": "x"}},
+        2,
+    ),
+    "gemini-cli": ({"decision": "deny", "reason": "x"}, 0),
+    "qwen-code": (
+        {"hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": "x"}},
+        0,
+    ),
+    "copilot": ({"permissionDecision": "deny", "permissionDecisionReason": "x"}, 2),
+    "cline": ({"cancel": False, "overrideInput": {}, "contextModification": "x"}, 0),
+}
+"""What each client's gate prints for a deny, and its exit code."""
+
+
+@pytest.mark.parametrize("client", clients(*CLIENTS))
 def test_a_forged_deny_without_a_decision_fails(
     client: str, root: Path, run_cli: RunCli, hook_script: str
 ) -> None:
@@ -187,12 +271,11 @@ def test_a_forged_deny_without_a_decision_fails(
     that blocks everything) is the fallback's case too: no decision was recorded."""
     install(run_cli, root, client)
     env = set_hook(root, client, hook_script)
-    deny = {"hookSpecificOutput": {"permissionDecision": "deny", "permissionDecisionReason": "x"}}
-    if client == "gemini-cli":
-        deny = {"decision": "deny", "reason": "x"}  # type: ignore[dict-item]
-    code = 0 if client == "gemini-cli" else 2
-    forged = f"cat >/dev/null; : gate --client {client}; echo '{json.dumps(deny)}'; exit {code}"
-    edit_command(root, client, lambda _command: forged)
+    if client == "opencode":
+        replace_hook(root, client, 'throw new Error("You must cite a valid active Intent ID.");')
+    else:
+        deny, exit_code = FORGED[client]
+        replace_hook(root, client, f"cat >/dev/null; echo '{json.dumps(deny)}'; exit {exit_code}")
     code, rows = canary_rows(run_cli, root, client, env)
     assert code == 2
     assert rows[0][0] == "FAIL" and FALLBACK in rows[0][1], rows

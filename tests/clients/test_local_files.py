@@ -49,3 +49,36 @@ def test_the_machine_local_file_is_ignored(tmp_path: Path, run_cli: RunCli, clie
             assert ignored not in _status(root)
     again = run_cli("install", client, cwd=root)
     assert "created" not in again.out and "updated" not in again.out, again.out
+
+
+ENTRIES = {
+    "claude-code": ["/settings.local.json"],
+    "gemini-cli": ["/.env"],
+    "qwen-code": ["/.env"],
+    "opencode": ["/paw-tui.hook", "/node_modules/", "/package.json", "/package-lock.json", "/bun.lock"],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("client", sorted(LOCAL))
+def test_a_person_s_ignore_file_is_extended_as_the_dry_run_said(
+    tmp_path: Path, run_cli: RunCli, client: str
+) -> None:
+    """The install's ``.gitignore`` goes through the shared helper: the person's lines stay as
+    they are, an entry they negated is theirs to keep, the missing ones are added at the end,
+    exactly as ``--dry-run`` showed."""
+    root = tmp_path / "repo"
+    folder = root / LOCAL[client].split("/")[0]
+    folder.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    negated = "/bun.lock" if client == "opencode" else None  # the person wants it committed
+    wanted = [entry for entry in ENTRIES[client] if entry != negated]
+    mine = "# mine\nscratch/" + (f"\n!{negated}" if negated else "")  # no final newline
+    (folder / ".gitignore").write_text(mine, encoding="utf-8")
+    dry = run_cli("install", client, "--dry-run", cwd=root)
+    expected = mine + "\n" + "".join(f"{entry}\n" for entry in wanted)
+    assert f"{folder / '.gitignore'} (would change)\n{expected}\n" in dry.out, dry.out
+    assert run_cli("install", client, cwd=root).code == 0
+    assert (folder / ".gitignore").read_text(encoding="utf-8") == expected
+    assert LOCAL[client] not in _status(root)
+    again = run_cli("install", client, "--dry-run", cwd=root)
+    assert f"{folder / '.gitignore'} (unchanged)" in again.out

@@ -24,6 +24,10 @@ FILE = "src/auth/jwt.py"
 BEFORE = "import os\nimport jwt\n\nx = 1\ny = 2\nx = 1\n"
 """What the edited file holds after an edit that put ``import jwt`` (line 2) and ``x = 1``
 (lines 4 and 6) in place."""
+WRITTEN = "x = 1\ny = 2\nx = 1\n"
+EDITED = "x = 3\ny = 2\nx = 3\n"
+"""The file after the recorded Qwen Code and opencode writes, and after their edit of every
+``x = 1`` into ``x = 3``."""
 
 
 def _input(data: dict[str, Any], *path: str) -> dict[str, Any]:
@@ -73,6 +77,22 @@ def _copilot_pascal_write(data: dict[str, Any]) -> None:
     )
 
 
+def _copilot_pascal_edit(data: dict[str, Any]) -> None:
+    _copilot_pascal_write(data)
+    data.update(
+        tool_name="Edit",
+        tool_input={"path": FILE, "old_str": "import base64", "new_str": "import jwt"},
+    )
+
+
+def _qwen_edit_once(data: dict[str, Any]) -> None:
+    data["tool_input"].update(replace_all=False)
+
+
+def _opencode_edit_once(data: dict[str, Any]) -> None:
+    data["args"].pop("replaceAll")
+
+
 def _vscode_replace(data: dict[str, Any]) -> None:
     data["hook_event_name"] = "PostToolUse"
     data["tool_input"] = {"filePath": FILE, "oldString": "y = 3", "newString": "y = 2"}
@@ -102,6 +122,13 @@ CASES: list[tuple[str, str, str | None, Edit, str, list[tuple[int, int]]]] = [
     ("copilot", "post_tool_use_create", "post_tool", None, "import jwt\n", [(1, 1)]),
     ("copilot", "post_tool_use_create", "post_tool", _copilot_edit, BEFORE, [(2, 2)]),
     ("copilot", "post_tool_use_create", None, _copilot_pascal_write, "a\nb\n", [(1, 2)]),
+    ("copilot", "post_tool_use_create", None, _copilot_pascal_edit, BEFORE, [(2, 2)]),
+    ("qwen-code", "post_tool_use_write_file", None, None, WRITTEN, [(1, 3)]),
+    ("qwen-code", "post_tool_use_edit", None, None, EDITED, [(1, 1), (3, 3)]),
+    ("qwen-code", "post_tool_use_edit", None, _qwen_edit_once, "x = 3\nx = 3\n", [(1, 1)]),
+    ("opencode", "tool_execute_after_write", None, None, WRITTEN, [(1, 3)]),
+    ("opencode", "tool_execute_after_edit", None, None, EDITED, [(1, 1), (3, 3)]),
+    ("opencode", "tool_execute_after_edit", None, _opencode_edit_once, "x = 3\nx = 3\n", [(1, 1)]),
     ("cline", "tool_result_editor", None, None, "import jwt\n", [(1, 1)]),
     ("cline", "tool_result_editor", None, _cline_replace, BEFORE, [(2, 2)]),
     ("cursor", "post_tool_use_write", None, None, "import jwt\n", [(1, 1)]),
@@ -145,15 +172,35 @@ def test_a_file_tool_s_mutation_records_the_lines_it_wrote(
     assert ranges == expected
 
 
-def test_a_tool_no_adapter_describes_gets_no_invented_lines(root: Path) -> None:
-    """Cline's ``replace_in_file`` carries a diff, not the new text: no ranges at all."""
-    data = payload("cline", "post_tool_use_write_to_file", root)
+def _cline_replace_in_file(data: dict[str, Any]) -> None:
     data["postToolUse"]["toolName"] = "replace_in_file"
     data["postToolUse"]["parameters"] = {"path": FILE, "diff": "------- SEARCH\na\n=======\nb\n"}
+
+
+def _opencode_patch(data: dict[str, Any]) -> None:
+    data["tool"] = "apply_patch"
+    data["args"] = {"patchText": f"*** Begin Patch\n*** Add File: {FILE}\n+b\n*** End Patch\n"}
+
+
+@pytest.mark.parametrize(
+    ("client", "name", "change"),
+    [
+        ("cline", "post_tool_use_write_to_file", _cline_replace_in_file),
+        ("opencode", "tool_execute_after_write", _opencode_patch),
+    ],
+)
+def test_a_tool_no_adapter_describes_gets_no_invented_lines(
+    root: Path, client: str, name: str, change: Callable[[dict[str, Any]], None]
+) -> None:
+    """Cline's ``replace_in_file`` carries a diff, opencode's ``apply_patch`` a patch, not the
+    new text: no ranges at all (a patch's hunks are not read for the lines they leave)."""
+    data = payload(client, name, root)
+    change(data)
     (root / "src" / "auth").mkdir(parents=True)
     (root / FILE).write_text("b\n", encoding="utf-8")
-    assert decide("cline", data).code == 0
+    assert decide(client, data).code == 0
     (mutation,) = [r for r in records(root) if r["event"] == "mutation"]
+    assert mutation["paths"] == [FILE]
     assert "ranges" not in mutation and mutation["content_hash"]
 
 

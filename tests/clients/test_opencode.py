@@ -112,7 +112,9 @@ def test_install_writes_the_plugin_the_server_and_the_local_hook(
     assert (root / LOCAL_SETTINGS).read_text(encoding="utf-8").strip().endswith("hook")
     doctor = run_cli("doctor", cwd=root)
     assert "is paw-tui's current plugin" in doctor.out
-    assert "plugin's tool.execute.before canary" in doctor.out, doctor.out
+    (canary,) = [line for line in doctor.out.splitlines() if "opencode canary" in line]
+    assert canary.startswith("ok") and "the gate recorded that deny" in canary, doctor.out
+    assert "the committed plugin's tool.execute.before, run as opencode runs it" in canary
 
 
 @needs_node
@@ -121,4 +123,6 @@ def test_doctor_fails_a_plugin_that_does_not_load(root: Path, run_cli: RunCli) -
     path = root / PLUGIN
     path.write_text(path.read_text(encoding="utf-8") + "\n}} paw-tui broken\n", encoding="utf-8")
     doctor = run_cli("doctor", cwd=root)
-    assert doctor.code == 2 and "FAIL  opencode" in doctor.out, doctor.out
+    (canary,) = [line for line in doctor.out.splitlines() if "opencode canary" in line]
+    assert doctor.code == 2 and canary.startswith("FAIL"), doctor.out
+    assert "opencode would run the tool: the plugin exited 1" in canary, canary

@@ -110,4 +110,5 @@ def test_install_writes_claude_shaped_hooks_and_the_local_env(root: Path, run_cl
     assert "PAW_TUI_HOOK=" in (root / ENV_FILE).read_text(encoding="utf-8")
     assert "folderTrust" in result.out
     doctor = run_cli("doctor", cwd=root)
-    assert "a write without an intent was denied by the gate (PreToolUse canary)" in doctor.out
+    (canary,) = [line for line in doctor.out.splitlines() if "qwen-code canary" in line]
+    assert canary.startswith("ok") and "the gate recorded that deny" in canary, doctor.out

@@ -63,6 +63,17 @@ def events(root: Path) -> list[tuple[Any, Any, Any]]:
     return [(r["event"], r.get("tool"), r.get("paths")) for r in records(root)]
 
 
+def mutation_ranges(root: Path, tool: str, path: str) -> list[list[tuple[int, int]]]:
+    """The line ranges of each ``mutation`` record of ``tool`` on ``path`` (``[]`` for one
+    recorded without ranges)."""
+    return [
+        [(r["start_line"], r["end_line"]) for r in record.get("ranges", [])]
+        for record in records(root)
+        if record["event"] == "mutation" and record.get("tool") == tool
+        and record.get("paths") == [path]
+    ]  # fmt: skip
+
+
 def check_ledger(
     root: Path, env: dict[str, str], session: str | None, client: str, tools: dict[str, str]
 ) -> list[tuple[Any, Any, Any]]:
@@ -88,6 +99,14 @@ def check_ledger(
 def verify(root: Path, env: dict[str, str]) -> None:
     done = paw(root, env, "trace", "verify")
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def canary_row(root: Path, env: dict[str, str], client: str) -> tuple[str, str]:
+    """``doctor``'s ``<client> canary`` row: its status and detail."""
+    done = paw(root, env, "doctor", "--json")
+    rows = [r for r in json.loads(done.stdout) if r["check"] == f"{client} canary"]
+    assert len(rows) == 1, done.stdout
+    return rows[0]["status"], rows[0]["detail"]
 
 
 def git_status(root: Path) -> list[str]:

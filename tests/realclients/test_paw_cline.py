@@ -65,3 +65,4 @@ def test_the_whole_handshake(tmp_path: Path) -> None:
     session = result.session_id()
     assert session and session.startswith("conv_")
     pawkit.check_ledger(root, env, session, "cline", {"write": "editor", "shell": "run_commands"})
+    assert pawkit.mutation_ranges(root, "editor", "src/app.py") == [[(1, 1)]]

@@ -76,6 +76,7 @@ def test_the_whole_handshake_decided_once(tmp_path: Path) -> None:
     pawkit.check_ledger(
         root, env, result.session_id(), "copilot", {"write": "create", "shell": "bash"}
     )
+    assert pawkit.mutation_ranges(root, "create", "src/app.py") == [[(1, 1)]]
 
 
 def test_the_other_order_and_no_paw_tui(tmp_path: Path) -> None:

@@ -3,7 +3,8 @@
 opencode has no command hooks: paw-tui's plugin (``.opencode/plugin/paw-tui.js``) asks the gate
 and throws to refuse. One ``opencode run`` session: a ``write`` before selecting is refused with
 the handshake's reason and the run goes on; ``paw_select_active_intent`` selects; an in-scope
-write lands with its ``mutation`` record; out-of-scope and ``bash`` writes are refused with
+write lands with its ``mutation`` record (the lines it wrote; an edit of every occurrence, each
+one's); out-of-scope and ``bash`` writes are refused with
 ``Scope Violation``; the governance section is in each request's system prompt (once, from the
 turn's ``chat.message``); the ledger holds opencode's session id (``ses_...``); the session is
 released when opencode exits (``dispose``); ``trace verify`` passes; nothing opencode or the
@@ -40,9 +41,18 @@ def test_the_whole_handshake(tmp_path: Path) -> None:
     script: list[Step] = [
         _write("src/early.py", "x = 1\n"),
         ToolCall(SELECT, {"intent_id": "INT-001"}),
-        _write("src/app.py", "x = 2\n"),
+        _write("src/app.py", "x = 2\ny = 3\nx = 2\n"),
         _write("docs/notes.md", "no\n"),
         ToolCall("bash", {"command": "echo no > docs/shell.md", "description": "test"}),
+        ToolCall(
+            "edit",
+            {
+                "filePath": "src/app.py",
+                "oldString": "x = 2",
+                "newString": "x = 4",
+                "replaceAll": True,
+            },
+        ),
         Text("done"),
     ]
     result = run_session(KEY, root, "Add src/app.py", script, env=env, timeout=120)
@@ -53,7 +63,7 @@ def test_the_whole_handshake(tmp_path: Path) -> None:
 
     assert pawkit.MUST_CITE in results(1) and SELECT in results(1), results(1)
     assert "INT-001" in results(2) and "<intent_context" in results(2), results(2)
-    assert (root / "src" / "app.py").read_text(encoding="utf-8") == "x = 2\n"
+    assert (root / "src" / "app.py").read_text(encoding="utf-8") == "x = 4\ny = 3\nx = 4\n"
     assert pawkit.SCOPE_VIOLATION + " docs/notes.md" in results(4), results(4)
     assert pawkit.SCOPE_VIOLATION + " docs/shell.md" in results(5), results(5)
     assert not (root / "src" / "early.py").exists() and not (root / "docs").exists()
@@ -64,6 +74,10 @@ def test_the_whole_handshake(tmp_path: Path) -> None:
     session = result.session_id()
     assert session and session.startswith("ses_")
     pawkit.check_ledger(root, env, session, "opencode", {"write": "write", "shell": "bash"})
+    # the lines each file tool wrote, for the Agent Trace export: the whole write, every
+    # occurrence the edit replaced
+    assert pawkit.mutation_ranges(root, "write", "src/app.py") == [[(1, 3)]]
+    assert pawkit.mutation_ranges(root, "edit", "src/app.py") == [[(1, 1), (3, 3)]]
     ignore = (root / ".opencode" / ".gitignore").read_text(encoding="utf-8")
     assert "/paw-tui.hook" in ignore and "/node_modules/" in ignore, ignore  # opencode kept it
     untracked = {line[3:] for line in pawkit.git_status(root)}

@@ -3,7 +3,8 @@
 The scripted model writes before selecting (denied with the handshake's reason; the run goes
 on), finds select_active_intent with ``tool_search`` and calls it through ``tool_call`` (Qwen
 defers MCP tools: the hook sees the underlying ``mcp__paw__select_active_intent``), writes
-inside the scope (a ``mutation`` record), outside it and through the shell (``Scope
+inside the scope (a ``mutation`` record with the lines it wrote, and an edit of every
+occurrence with each one's), outside it and through the shell (``Scope
 Violation``). Only ``.qwen/.env`` tells Qwen where this machine's paw-tui is. The ledger holds
 Qwen's own session id, the governance section reached the model once (not once per request:
 ``UserPromptSubmit`` fires before every request), the session is released at ``Stop`` (a
@@ -32,6 +33,11 @@ def _write(root: Path, relative: str, content: str) -> ToolCall:
     return ToolCall("write_file", {"file_path": str(root / relative), "content": content})
 
 
+def _edit(root: Path, relative: str, old: str, new: str) -> ToolCall:
+    arguments = {"old_string": old, "new_string": new, "replace_all": True}
+    return ToolCall("edit", {"file_path": str(root / relative), **arguments})
+
+
 def _shell(command: str) -> ToolCall:
     return ToolCall("run_shell_command", {"command": command, "description": "test"})
 
@@ -44,10 +50,11 @@ def test_the_whole_handshake(tmp_path: Path) -> None:
         _write(root, "src/early.py", "x = 1\n"),
         ToolCall("tool_search", {"query": f"select:{SELECT}"}),
         ToolCall("tool_call", {"name": SELECT, "arguments": {"intent_id": "INT-001"}}),
-        _write(root, "src/app.py", "x = 2\n"),
+        _write(root, "src/app.py", "x = 2\ny = 3\nx = 2\n"),
         _write(root, "docs/notes.md", "no\n"),
         _shell("echo no > docs/shell.md"),
         _shell(PYTHON_WRITE),
+        _edit(root, "src/app.py", "x = 2", "x = 4"),
         Text("done"),
     ]
     result = run_session(KEY, root, "Add src/app.py", script, env=env, timeout=120)
@@ -60,7 +67,7 @@ def test_the_whole_handshake(tmp_path: Path) -> None:
     assert pawkit.MUST_CITE in early and "select_active_intent" in early, early
     assert SELECT in results(2), results(2)  # tool_search loaded the handshake tool
     assert "INT-001" in results(3) and "<intent_context" in results(3), results(3)
-    assert (root / "src" / "app.py").read_text(encoding="utf-8") == "x = 2\n"
+    assert (root / "src" / "app.py").read_text(encoding="utf-8") == "x = 4\ny = 3\nx = 4\n"
     assert pawkit.SCOPE_VIOLATION + " docs/notes.md" in results(5), results(5)
     assert pawkit.SCOPE_VIOLATION + " docs/shell.md" in results(6), results(6)
     # Qwen scrubs BASH_ENV from its shell's environment: no kernel boundary there, drift
@@ -81,4 +88,8 @@ def test_the_whole_handshake(tmp_path: Path) -> None:
         {"write": "write_file", "shell": "run_shell_command"},
     )
     assert "scope_breach" in [event for event, _tool, _paths in events]
+    # the lines each file tool wrote, for the Agent Trace export: the whole write, every
+    # occurrence the edit replaced
+    assert pawkit.mutation_ranges(root, "write_file", "src/app.py") == [[(1, 3)]]
+    assert pawkit.mutation_ranges(root, "edit", "src/app.py") == [[(1, 1), (3, 3)]]
     assert not [line for line in pawkit.git_status(root) if ".qwen/.env" in line]

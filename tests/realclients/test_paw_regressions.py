@@ -27,6 +27,7 @@ from gatekit import launcher_only_hook
 
 from paw_tui.core.confine import boundary
 
+from . import pawkit
 from .install import CLIENTS
 from .recipes import shell, tool_search
 from .script import Step, Text, ToolCall
@@ -159,15 +160,6 @@ def test_gemini_file_tools_record_their_line_ranges(
     ]
 
 
-def _canary_row(root: Path, client: str, env: dict[str, str]) -> tuple[str, str]:
-    done = subprocess.run(
-        [PAW, "doctor", "--json"], cwd=root, env={**os.environ, **env}, capture_output=True
-    )
-    rows = [r for r in json.loads(done.stdout) if r["check"] == f"{client} canary"]
-    assert len(rows) == 1, done.stdout
-    return rows[0]["status"], rows[0]["detail"]
-
-
 FALLBACK = "the deny came from its fail-closed fallback, not from the gate"
 
 
@@ -193,7 +185,7 @@ def test_doctor_says_what_the_client_does_when_the_hook_s_paw_tui_is_gone(
         else:
             with open(root / ".gemini" / ".env", "a", encoding="utf-8") as handle:
                 handle.write(f"PAW_TUI_HOOK={broken}\n")
-    status, detail = _canary_row(root, client, env)
+    status, detail = pawkit.canary_row(root, env, client)
     assert status == "FAIL" and FALLBACK in detail, detail
     kind = {"claude-code": "claude", "gemini-cli": "gemini", "codex": "codex"}[client]
     key = {"claude-code": max(k for k in CLIENTS if k.startswith("claude")), "gemini-cli": GEMINI,

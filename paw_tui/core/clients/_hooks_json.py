@@ -233,6 +233,22 @@ def server_row(check: str, root: str, rel: str, key: str) -> Row:
     )
 
 
+def ignore_row(check: str, root: str, folder: str, entries: tuple[str, ...]) -> Row | None:
+    """A warning when ``<folder>/.gitignore`` lacks some of the machine-local ``entries`` an
+    install keeps out of commits there (:func:`~paw_tui.core.clients.plan.ignore_file`)."""
+    from paw_tui.core.workspace.gitignore import unlisted
+
+    left = unlisted(os.path.join(root, folder), entries)
+    if not left:
+        return None
+    return (
+        WARN,
+        check,
+        f"{folder}/.gitignore does not ignore {', '.join(left)}: this machine's paths may get "
+        "committed",
+    )
+
+
 def reach_row(check: str, environ: Mapping[str, str] | None = None) -> Row:
     """Whether the committed command finds paw-tui here (else it denies every call)."""
     env = os.environ if environ is None else environ

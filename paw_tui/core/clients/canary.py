@@ -33,7 +33,18 @@ row ``(status, "<client> canary", detail)``. A :class:`Canary` says:
 - ``refusal(outcome)``: what the model would be told when the client refuses the tool on this
   :class:`Outcome`, or None when the client would run it (the client's fail-open rules);
 - ``cwd``: where the client runs its hooks (None: the workspace root), and ``timeout``, the
-  hook timeout the client applies (a slow gate is an open gate).
+  hook timeout the client applies (a slow gate is an open gate), of which doctor waits at
+  most :data:`WAIT_AT_MOST` (a gate slower than that is reported as one that did not answer);
+- ``hook`` and ``noun``: what is run, for people, in the ok row ("the committed pre-tool
+  hook") and in a failure ("the command").
+
+A client without command hooks fits the same shape: opencode's governance is a plugin that
+opencode loads in its own process and that throws to refuse, so its :class:`Canary` runs the
+committed plugin *file* (the "command") in a small ``node`` program that loads it as opencode
+does and calls its ``tool.execute.before`` with the ``payload`` read from stdin, and
+``refusal`` reads what was thrown from that program's output
+(:mod:`paw_tui.core.clients.opencode`). The plugin spawns the gate itself, with the
+environment it was given, so the scratch workspace and the ledger check work unchanged.
 
 Nothing here imports a client module: each client's own doctor builds its :class:`Canary`.
 """
@@ -62,6 +73,8 @@ COPIED = (layout.INTENTS, layout.GOVERNANCE)
 """What the scratch copy holds: the policy the gate decides by, nothing else."""
 SHOWN = 300
 """Characters of a command's output quoted in a row."""
+WAIT_AT_MOST = 30.0
+"""Seconds doctor waits for one hook, whatever longer timeout the client allows it."""
 
 
 class Scratch:
@@ -127,6 +140,8 @@ class Canary:
         "fails_open",
         "cwd",
         "timeout",
+        "hook",
+        "noun",
     )
 
     def __init__(
@@ -142,6 +157,8 @@ class Canary:
         fails_open: str,
         cwd: str | None = None,
         timeout: float = 10.0,
+        hook: str = "the committed pre-tool hook",
+        noun: str = "the command",
     ) -> None:
         self.client = client
         self.title = title
@@ -154,7 +171,11 @@ class Canary:
         self.fails_open = fails_open
         """When the client runs the tool anyway, for people ("on exit 1, 127 or a timeout")."""
         self.cwd = cwd
-        self.timeout = timeout
+        self.timeout = min(timeout, WAIT_AT_MOST)
+        self.hook = hook
+        """What is run, for people, in the ok row."""
+        self.noun = noun
+        """What is run, for people, in a failure."""
 
     @property
     def check(self) -> str:
@@ -197,7 +218,7 @@ def run_canary(root: str, canary: Canary, commands: Sequence[str]) -> Row:
     return (
         OK,
         canary.check,
-        f"the committed pre-tool hook, run as {canary.title} runs it ({canary.runs_as}), "
+        f"{canary.hook}, run as {canary.title} runs it ({canary.runs_as}), "
         "denied a file write before any selection, and the gate recorded that deny",
     )
 
@@ -213,20 +234,20 @@ def _one(root: str, canary: Canary, command: str) -> str | None:
         recorded = gate_record(scratch)
     if outcome.timed_out:
         return (
-            f"the command did not answer within {canary.timeout:g} s, and {canary.title} "
+            f"{canary.noun} did not answer within {canary.timeout:g} s, and {canary.title} "
             "runs the tool when a hook times out"
         )
     if outcome.code is None:
-        return f"the command could not be started: {outcome.stderr}"
+        return f"{canary.noun} could not be started: {outcome.stderr}"
     if shown is None:
         return (
-            f"{canary.title} would run the tool: the command exited {outcome.code} without "
+            f"{canary.title} would run the tool: {canary.noun} exited {outcome.code} without "
             f"a deny {canary.title} honours ({canary.title} runs the tool {canary.fails_open})"
             + (f": {outcome.said()}" if outcome.said() else "")
         )
     if recorded is None:
         return (
-            "the command cannot run paw-tui here: the deny came from its fail-closed fallback, "
+            f"{canary.noun} cannot run paw-tui here: the deny came from its fail-closed fallback, "
             "not from the gate (no decision was recorded), so every tool call is denied"
             + (f": {outcome.said()}" if outcome.said() else "")
         )

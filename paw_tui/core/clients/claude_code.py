@@ -20,8 +20,7 @@ import os
 
 from paw_tui.core.clients import commands
 from paw_tui.core.clients.claude_local import LOCAL_SETTINGS, paw_server_declined
-from paw_tui.core.clients.ignore import ignore_plan
-from paw_tui.core.clients.plan import PlannedFile, SetupPlan, json_file
+from paw_tui.core.clients.plan import PlannedFile, SetupPlan, ignore_file, json_file
 from paw_tui.core.errors import ValidationError
 from paw_tui.core.support.regular_file import read_regular_text
 
@@ -185,7 +184,7 @@ def plan(root: str) -> SetupPlan:
     declined = paw_server_declined(root)
     env = machine_environment(root)
     result.files.append(json_file(local, lambda d: merge_local(d, env, local)))
-    result.files.append(ignore_plan(root, ".claude", LOCAL_FILES, NAME))
+    result.files.append(ignore_file(root, ".claude", LOCAL_FILES, NAME))
     script = commands.hook_script_path()
     current = _read(script)
     result.files.append(PlannedFile(script, current, commands.hook_script_text(), 0o755))

@@ -28,6 +28,7 @@ import json
 import os
 
 from paw_tui.core.clients import _hooks_json as hj
+from paw_tui.core.clients import canary as canaries
 from paw_tui.core.clients import commands
 from paw_tui.core.clients.plan import PlannedFile, SetupPlan, read_text
 from paw_tui.core.errors import ValidationError
@@ -50,6 +51,8 @@ FAILED_GATE = (
     "paw-tui and run: paw-tui install cline (in this repository)."
 )
 """Said by the PreToolUse file itself; no quote in it (it stands in a quoted shell word)."""
+HOOK_TIMEOUT = 120.0
+"""Seconds Cline CLI 3.0.65 gives a hook before it runs the tool anyway."""
 
 
 def hook_script(hook: str) -> str:
@@ -182,42 +185,60 @@ def doctor(root: str) -> list[tuple[str, str, str]]:
 
 
 def canary_row(root: str, hook: str) -> tuple[str, str, str]:
-    """The PreToolUse file as Cline runs it (its ``#!`` line, Cline's variables) on an
-    ``editor`` write before any selection: one JSON answer that refuses the call."""
-    from paw_tui.core.clients import canary_simple as canary
+    """The PreToolUse file, run as Cline runs it, on an ``editor`` write."""
+    return canaries.run_canary(root, canary(), [hook])
 
-    def payload(scratch: str) -> dict[str, object]:
-        path = os.path.join(scratch, "canary.txt")
+
+def canary() -> canaries.Canary:
+    """How Cline CLI 3.0.65 runs a PreToolUse hook: the file itself, by its ``#!`` line, in
+    the workspace, with Cline's own environment; the payload is its SDK runtime's
+    ``tool_call`` (the typed input beside the classic section's JSON-encoded parameters)."""
+
+    def payload(scratch: canaries.Scratch) -> dict[str, object]:
+        arguments = {"path": scratch.file_path, "new_text": "canary\n"}
         return {
+            "clineVersion": "",
             "hookName": "tool_call",
-            "taskId": canary.SESSION,
-            "workspaceRoots": [scratch],
-            "tool_call": {
-                "id": "canary",
-                "name": "editor",
-                "input": {"path": path, "new_text": "x"},
-            },
-            "preToolUse": {"toolName": "editor", "parameters": {"path": path, "new_text": "x"}},
+            "timestamp": "1970-01-01T00:00:00.000Z",
+            "taskId": scratch.session_id,
+            "sessionContext": {"rootSessionId": scratch.session_id},
+            "workspaceRoots": [scratch.root],
+            "tool_call": {"id": "toolu_" + scratch.nonce, "name": "editor", "input": arguments},
+            "preToolUse": {"toolName": "editor", "parameters": arguments},
         }
 
-    def refused(outcome: canary.Outcome) -> bool:
-        lines = [line for line in outcome.stdout.splitlines() if line.strip()]
-        try:
-            answer = json.loads(lines[0]) if len(lines) == 1 else None
-        except ValueError:
-            answer = None
-        return isinstance(answer, dict) and (
-            answer.get("cancel") is True or answer.get("overrideInput") == {}
-        )
-
-    outcome = canary.run(root, [hook], payload, dict(os.environ))
-    return canary.judge(
+    return canaries.Canary(
         NAME,
-        "PreToolUse",
-        outcome,
-        refused,
-        "Cline runs a tool on any answer but one JSON object that refuses it",
+        TITLE,
+        runs_as="the file itself by its #! line, in the workspace, with Cline's environment",
+        argv=lambda hook: [hook],
+        environment=lambda _root, _scratch: canaries.launch_environment(),
+        payload=payload,
+        refusal=refusal,
+        fails_open="on any answer but one JSON object that refuses it, whatever the exit code",
+        timeout=HOOK_TIMEOUT,
+        noun="the PreToolUse file",
     )
+
+
+def refusal(outcome: canaries.Outcome) -> str | None:
+    """What Cline tells the model when it refuses the call on ``outcome`` (exit codes are
+    ignored): the ``contextModification`` of a per-call refusal (``overrideInput: {}``, which a
+    built-in tool such as ``editor`` fails to validate), or nothing at all for ``cancel: true``
+    (which ends the whole run); None when Cline runs the tool (no answer, two, one it cannot
+    read, or one that refuses nothing)."""
+    if outcome.timed_out:
+        return None
+    lines = [line for line in outcome.stdout.splitlines() if line.strip()]
+    answer = outcome.json() if len(lines) == 1 else None
+    if answer is None:
+        return None
+    if answer.get("cancel") is True:
+        return ""
+    context = answer.get("contextModification")
+    if answer.get("overrideInput") == {} and isinstance(context, str):
+        return context
+    return None
 
 
 def _server_row() -> tuple[str, str, str]:

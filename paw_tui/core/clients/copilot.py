@@ -32,6 +32,7 @@ from __future__ import annotations
 import os
 
 from paw_tui.core.clients import _hooks_json as hj
+from paw_tui.core.clients import canary as canaries
 from paw_tui.core.clients.plan import PlannedFile, SetupPlan
 from paw_tui.core.errors import ValidationError
 
@@ -55,6 +56,8 @@ STDOUT_DENY = '{"permissionDecision":"deny","permissionDecisionReason":"%s"}'
 """The fallback's deny on stdout (a ``printf`` format), where Copilot CLI reads a reason."""
 CONFIG_DIR_ENV = "COPILOT_HOME"
 CONFIG = "config.json"
+PROVIDER_PREFIX = "COPILOT_PROVIDER_"
+"""Copilot CLI keeps its BYOK variables (the model's key) from its hooks' environment."""
 
 
 def hook_entry(client: str, kind: str) -> dict[str, object]:
@@ -182,7 +185,7 @@ def doctor(root: str) -> list[tuple[str, str, str]]:
     rows.append(trust_row(root))
     data, _problem = hj.read_config(os.path.join(root, HOOKS))
     for entry in hj.gate_entries(data.get("hooks") if data else None, "preToolUse")[:1]:
-        rows.append(canary_row(root, str(hj.command_of(entry))))
+        rows.append(canary_row(root, entry))
     return rows
 
 
@@ -206,28 +209,66 @@ def trust_row(root: str) -> tuple[str, str, str]:
     )
 
 
-def canary_row(root: str, command: str) -> tuple[str, str, str]:
-    """The preToolUse command as Copilot CLI runs it (``bash -c``, the hook's variables) on a
-    ``create`` before any selection."""
-    from paw_tui.core.clients import canary_simple as canary
+def canary_row(root: str, entry: dict[str, object]) -> tuple[str, str, str]:
+    """The preToolUse entry's command, run as Copilot CLI runs it, on a ``create``."""
+    timeout = entry.get("timeoutSec")
+    seconds = float(timeout) if isinstance(timeout, (int, float)) and timeout > 0 else None
+    spec = canary(seconds or float(HOOK_TIMEOUT))
+    return canaries.run_canary(root, spec, [str(hj.command_of(entry))])
 
-    def payload(scratch: str) -> dict[str, object]:
-        path = os.path.join(scratch, "canary.txt")
+
+def canary(timeout: float = float(HOOK_TIMEOUT)) -> canaries.Canary:
+    """How Copilot CLI 1.0.102 runs a camelCase preToolUse hook: ``bash -c`` in the project
+    folder, with its own environment less ``COPILOT_PROVIDER_*`` and with
+    ``COPILOT_PROJECT_DIR``, ``CLAUDE_PROJECT_DIR``, ``COPILOT_HOOK_DIR`` and ``COPILOT_CLI``;
+    the payload names no event (the command's ``--event`` does)."""
+
+    def environment(root: str, _scratch: canaries.Scratch) -> dict[str, str]:
+        env = {
+            name: value
+            for name, value in canaries.launch_environment().items()
+            if not name.startswith(PROVIDER_PREFIX)
+        }
+        env.update(
+            COPILOT_PROJECT_DIR=root,
+            CLAUDE_PROJECT_DIR=root,
+            COPILOT_HOOK_DIR=os.path.join(root, os.path.dirname(HOOKS)),
+            COPILOT_CLI="1",
+        )
+        return env
+
+    def payload(scratch: canaries.Scratch) -> dict[str, object]:
         return {
-            "sessionId": canary.SESSION,
+            "sessionId": scratch.session_id,
             "timestamp": 0,
-            "cwd": scratch,
+            "cwd": scratch.root,
             "toolName": "create",
-            "toolArgs": {"path": path, "file_text": "x"},
+            "toolArgs": {"path": scratch.file_path, "file_text": "canary\n"},
         }
 
-    env = dict(os.environ, COPILOT_CLI="1", COPILOT_PROJECT_DIR=root)
-    outcome = canary.run(root, ["bash", "-c", command], payload, env)
-    return canary.judge(
+    return canaries.Canary(
         NAME,
-        "preToolUse",
-        outcome,
-        lambda o: o.code == 2 and '"permissionDecision": "deny"' in o.stdout.replace('":"', '": "'),
-        "Copilot runs a tool on a timeout or non-JSON output with exit 0, and shows the model "
-        "no reason without the deny JSON on stdout",
+        "Copilot CLI",
+        runs_as="bash -c, in the project folder, with Copilot's environment",
+        argv=lambda command: ["bash", "-c", command],
+        environment=environment,
+        payload=payload,
+        refusal=refusal,
+        fails_open="on a timeout, or output that is not JSON with exit 0",
+        timeout=timeout,
     )
+
+
+def refusal(outcome: canaries.Outcome) -> str | None:
+    """What Copilot CLI 1.0.102 tells the model when it refuses the tool: the reason of a
+    ``permissionDecision: "deny"`` on stdout (exit 0 or 2), or only ``hook exited with code
+    N`` for any other failing exit (it fails closed there, dropping stderr); None when it runs
+    the tool (a timeout, exit 0 without that deny)."""
+    if outcome.timed_out or outcome.code is None:
+        return None
+    answer = outcome.json()
+    if answer is not None and answer.get("permissionDecision") == "deny":
+        return str(answer.get("permissionDecisionReason") or "")
+    if outcome.code != 0:
+        return f"hook exited with code {outcome.code}"
+    return None

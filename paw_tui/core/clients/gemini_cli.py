@@ -28,7 +28,7 @@ import os
 from paw_tui.core.clients import _hooks_json as hj
 from paw_tui.core.clients import commands
 from paw_tui.core.clients.claude_code import machine_environment, merge_hooks
-from paw_tui.core.clients.plan import PlannedFile, SetupPlan, read_text
+from paw_tui.core.clients.plan import PlannedFile, SetupPlan, ignore_file, read_text
 from paw_tui.core.errors import ValidationError
 from paw_tui.core.support.regular_file import read_regular_text
 
@@ -38,9 +38,11 @@ if TYPE_CHECKING:
 
 NAME = "gemini-cli"
 TITLE = "Gemini CLI"
-SETTINGS = os.path.join(".gemini", "settings.json")
-ENV_FILE = os.path.join(".gemini", ".env")
-GITIGNORE = os.path.join(".gemini", ".gitignore")
+FOLDER = ".gemini"
+SETTINGS = os.path.join(FOLDER, "settings.json")
+ENV_FILE = os.path.join(FOLDER, ".env")
+LOCAL_FILES = ("/.env",)
+"""What ``.gemini/.gitignore`` keeps out of commits."""
 HOOK_NAME = "paw-tui"
 """How Gemini lists the hook (its start-up warning, ``hooksConfig.disabled``)."""
 HOOK_TIMEOUT_MS = 10000
@@ -172,13 +174,6 @@ def merge_env_text(text: str | None, env: dict[str, str], header: str = ENV_HEAD
     return "\n".join(out) + "\n"
 
 
-def merge_gitignore(text: str | None, client: str = NAME) -> str:
-    """``.gemini/.gitignore`` ignoring ``.env`` (this machine's paths), the rest kept."""
-    from paw_tui.core.clients.ignore import merge_ignore
-
-    return merge_ignore(text, ("/.env",), client)
-
-
 def shadowed_env_file(root: str, environ: Mapping[str, str] | None = None) -> str | None:
     """The ``.env`` file Gemini loaded before ``.gemini/.env`` existed, if any: it loads only
     the first it finds (``.gemini/.env`` then ``.env`` in each folder up from where it
@@ -266,9 +261,7 @@ def plan(root: str) -> SetupPlan:
     env_before = read_text(env_path)
     env = machine_environment(root)
     result.files.append(PlannedFile(env_path, env_before, merge_env_text(env_before, env)))
-    ignore = os.path.join(root, GITIGNORE)
-    ignore_before = read_text(ignore)
-    result.files.append(PlannedFile(ignore, ignore_before, merge_gitignore(ignore_before)))
+    result.files.append(ignore_file(root, FOLDER, LOCAL_FILES, NAME))
     result.files.append(hj.hook_script_file())
     shadowed, lost = lost_variables(root) if env_before is None else ("", [])
     if lost:

@@ -23,8 +23,9 @@ from paw_tui.core.clients import canary as canaries
 from paw_tui.core.clients import commands
 from paw_tui.core.clients.gemini_cli import (
     ENV_FILE,
-    GITIGNORE,
+    FOLDER,
     HOOK_NAME,
+    LOCAL_FILES,
     NAME,
     SETTINGS,
     lost_variables,
@@ -42,7 +43,6 @@ REQUIRED = {"BeforeTool": "Gemini's tool calls run unseen"}
 OPTIONAL = ("AfterTool", "SessionStart", "BeforeAgent", "SessionEnd")
 _VARIABLE = re.compile(r"\$(?:(\w+)|{([^}]+?)(?::-([^}]*))?})")
 """How Gemini CLI 0.61.0 finds variables in settings values (``resolveEnvVarsInString``)."""
-CANARY_TIMEOUT = 30
 ENABLEMENT_FILE = "mcp-server-enablement.json"
 """Where ``/mcp disable <server>`` records a server turned off, for every project."""
 
@@ -202,21 +202,9 @@ def _server_rows(project: Mapping[str, object], user: Mapping[str, object], home
 
 def _local_file_rows(root: str, env: Mapping[str, str]) -> list[Row]:
     rows: list[Row] = []
-    if os.path.exists(os.path.join(root, ENV_FILE)):
-        ignore = os.path.join(root, GITIGNORE)
-        try:
-            with open(ignore, encoding="utf-8") as handle:
-                ignored = any(line.strip() in (".env", "/.env") for line in handle)
-        except OSError:
-            ignored = False
-        if not ignored:
-            rows.append(
-                (
-                    hj.WARN,
-                    NAME,
-                    f"{GITIGNORE} does not ignore .env: this machine's paths may get committed",
-                )
-            )
+    unignored = hj.ignore_row(NAME, root, FOLDER, LOCAL_FILES)
+    if unignored and os.path.exists(os.path.join(root, ENV_FILE)):
+        rows.append(unignored)
     shadowed, lost = lost_variables(root, env)
     if lost and os.path.exists(os.path.join(root, ENV_FILE)):
         rows.append(
@@ -290,7 +278,7 @@ def gemini_expand(text: str, environ: Mapping[str, str]) -> str:
 
 
 def canary(
-    handler: Mapping[str, object], local: Mapping[str, str], timeout: float = CANARY_TIMEOUT
+    handler: Mapping[str, object], local: Mapping[str, str], timeout: float = canaries.WAIT_AT_MOST
 ) -> canaries.Canary:
     """How Gemini CLI runs a BeforeTool hook: ``bash -c`` in the project folder with its
     environment (``local``: the launch environment over ``.gemini/.env``), the hook's own
@@ -356,7 +344,7 @@ def canary_row(
     """The BeforeTool command, expanded with the ``launch`` environment as Gemini expands its
     settings, run as Gemini runs it on a write before any selection."""
     command = gemini_expand(str(handler.get("command", "")), launch)
-    timeout = handler.get("timeout")
+    timeout = handler.get("timeout")  # milliseconds
     seconds = timeout / 1000 if isinstance(timeout, (int, float)) and timeout > 0 else None
-    spec = canary(handler, local, min(seconds or CANARY_TIMEOUT, CANARY_TIMEOUT))
+    spec = canary(handler, local, seconds or canaries.WAIT_AT_MOST)
     return canaries.run_canary(root, spec, [command])

@@ -27,13 +27,11 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import tempfile
 
 from paw_tui.core.clients import _hooks_json as hj
-from paw_tui.core.clients import canary_simple as canary
+from paw_tui.core.clients import canary as canaries
 from paw_tui.core.clients import commands
-from paw_tui.core.clients.ignore import ignore_plan, unignored
-from paw_tui.core.clients.plan import PlannedFile, SetupPlan, read_text
+from paw_tui.core.clients.plan import PlannedFile, SetupPlan, ignore_file, read_text
 from paw_tui.core.errors import ValidationError
 
 TYPE_CHECKING = False
@@ -122,7 +120,7 @@ def plan(root: str) -> SetupPlan:
     )
     local = os.path.join(root, LOCAL_SETTINGS)
     result.files.append(PlannedFile(local, read_text(local), commands.hook_script_path() + "\n"))
-    result.files.append(ignore_plan(root, FOLDER, LOCAL_FILES, NAME))
+    result.files.append(ignore_file(root, FOLDER, LOCAL_FILES, NAME))
     result.files.append(hj.hook_script_file())
     hj.add_boundary_note(result.notes, TITLE)
     result.notes.append(
@@ -144,30 +142,37 @@ def plan(root: str) -> SetupPlan:
 # --- doctor: is the plugin there, current, and does it load and refuse -------------------
 # opencode drops a plugin that fails to load without a word (observed with 1.18.33: a throw at
 # load time is in its log only, a syntax error not even there). So besides the files, the
-# check loads the committed plugin the way opencode's runtime does (an ES module, with node
-# when it is on the PATH) and calls its tool.execute.before on a write before any selection,
-# in a scratch copy of the intents: it must throw the gate's own refusal, not the plugin's
-# "could not run" fallback, and not nothing.
+# canary (:mod:`paw_tui.core.clients.canary`) loads the committed plugin as an ES module, the
+# way opencode's runtime does, in node when it is on the PATH, and calls its
+# tool.execute.before on a write before any selection: the plugin must throw, and the gate
+# must have recorded the deny (a throw of the plugin's "could not run" fallback is not one).
 
 RUNNER = """\
-const module = await import(process.argv[2]);
+import { readFileSync } from "node:fs";
+const source = readFileSync(process.argv[1], "utf8");
+const { directory, input, output } = JSON.parse(readFileSync(0, "utf8"));
+const module = await import(
+  "data:text/javascript;base64," + Buffer.from(source).toString("base64")
+);
 const plugin = Object.values(module).find((value) => typeof value === "function");
-const hooks = await plugin({ directory: process.argv[3], worktree: process.argv[3] });
+const hooks = await plugin({ directory, worktree: process.cwd() });
 let thrown = null;
 try {
-  await hooks["tool.execute.before"](
-    { tool: "write", sessionID: "paw-doctor-canary", callID: "canary" },
-    { args: { filePath: "canary.txt", content: "x" } },
-  );
+  await hooks["tool.execute.before"](input, output);
 } catch (error) {
   thrown = String((error && error.message) || error);
+  console.error(thrown);
 }
 console.log(JSON.stringify({ thrown }));
 """
+"""Loads the plugin file named by its argument (as a ``data:`` URL: an ES module whatever a
+``package.json`` beside it says, as opencode's runtime reads it) with opencode's plugin
+context, and calls ``tool.execute.before`` with the call on stdin; prints what it threw (as
+JSON on stdout, and as text on stderr for the row)."""
 
 
 def doctor(root: str, environ: Mapping[str, str] | None = None) -> list[Row]:
-    env = dict(os.environ if environ is None else environ)
+    env = canaries.launch_environment(environ)
     path = os.path.join(root, PLUGIN)
     try:
         text = read_text(path)
@@ -191,10 +196,10 @@ def doctor(root: str, environ: Mapping[str, str] | None = None) -> list[Row]:
     rows.append(hj.server_row(NAME, root, CONFIG, "mcp"))
     hook = _hook(root, env)
     rows.append(hj.reach_row(NAME, {**env, commands.HOOK_ENV: hook} if hook else env))
-    left = unignored(root, FOLDER, LOCAL_FILES)
-    if left:
-        rows.append((hj.WARN, NAME, f"{FOLDER}/.gitignore does not ignore {', '.join(left)}"))
-    rows.append(load_row(root, path, {**env, commands.HOOK_ENV: hook} if hook else env))
+    unignored = hj.ignore_row(NAME, root, FOLDER, LOCAL_FILES)
+    if unignored:
+        rows.append(unignored)
+    rows.append(canary_row(root, path, env))
     return rows
 
 
@@ -209,36 +214,57 @@ def _hook(root: str, env: Mapping[str, str]) -> str | None:
     return named or None
 
 
-def load_row(root: str, plugin: str, env: Mapping[str, str]) -> Row:
+def canary_row(root: str, plugin: str, env: Mapping[str, str]) -> Row:
+    """The committed plugin, loaded in node as opencode loads it, on a ``write``."""
     node = shutil.which("node", path=env.get("PATH"))
     if node is None:
         return (
             hj.WARN,
-            NAME,
+            f"{NAME} canary",
             "node is not on the PATH, so the plugin could not be loaded here to check it "
             "(opencode drops a plugin that fails to load without a word)",
         )
-    with tempfile.TemporaryDirectory(prefix="paw-doctor-opencode-") as folder:
-        module = os.path.join(folder, "paw-tui.mjs")
-        shutil.copyfile(plugin, module)  # an ES module whatever package.json says
-        runner = os.path.join(folder, "runner.mjs")
-        with open(runner, "w", encoding="utf-8") as handle:
-            handle.write(RUNNER)
-        outcome = canary.run(
-            root, lambda scratch: [node, runner, module, scratch], lambda _scratch: {}, env
-        )
+    return canaries.run_canary(root, canary(node, env), [plugin])
 
-    def refused(outcome: canary.Outcome) -> bool:
-        try:
-            thrown = json.loads(outcome.stdout.strip().splitlines()[-1]).get("thrown")
-        except (ValueError, IndexError, AttributeError):
-            return False
-        return isinstance(thrown, str) and bool(thrown)
 
-    return canary.judge(
+def canary(node: str, env: Mapping[str, str]) -> canaries.Canary:
+    """How opencode 1.18.33 runs its plugins' ``tool.execute.before``: in its own process
+    (its whole environment: ``env``), ``directory`` the folder it started in and ``worktree`` the
+    repository, ``(input {tool, sessionID, callID}, output {args})``; a throw refuses the call
+    and its message is the tool's result. The ``directory`` given is the scratch workspace
+    (the folder the plugin runs the gate in), the ``worktree`` this one (where the plugin
+    reads ``.opencode/paw-tui.hook``)."""
+
+    def payload(scratch: canaries.Scratch) -> dict[str, object]:
+        return {
+            "directory": scratch.root,
+            "input": {"tool": "write", "sessionID": scratch.session_id, "callID": scratch.nonce},
+            "output": {"args": {"filePath": scratch.file_path, "content": "canary\n"}},
+        }
+
+    return canaries.Canary(
         NAME,
-        "plugin's tool.execute.before",
-        outcome,
-        refused,
-        "a plugin that does not load or throw lets opencode run every tool",
+        TITLE,
+        runs_as="loaded as an ES module in node, with opencode's environment",
+        argv=lambda plugin: [node, "--input-type=module", "-e", RUNNER, plugin],
+        environment=lambda _root, _scratch: dict(env),
+        payload=payload,
+        refusal=refusal,
+        fails_open="when the plugin fails to load or does not throw",
+        timeout=canaries.WAIT_AT_MOST,
+        hook="the committed plugin's tool.execute.before",
+        noun="the plugin",
     )
+
+
+def refusal(outcome: canaries.Outcome) -> str | None:
+    """What opencode tells the model when the plugin refuses the call (the message thrown, the
+    tool's result verbatim); None when the plugin did not load or did not throw."""
+    if outcome.timed_out or outcome.code != 0:
+        return None
+    lines = outcome.stdout.strip().splitlines()
+    try:
+        thrown = json.loads(lines[-1]).get("thrown") if lines else None
+    except (ValueError, AttributeError):
+        return None
+    return thrown if isinstance(thrown, str) else None

@@ -16,15 +16,21 @@ import shlex
 from paw_tui.core.errors import ValidationError
 from paw_tui.core.support.regular_file import read_regular_text
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 
 class PlannedFile:
     """One file: its content now (``before``; None when absent) and after the install.
 
     JSON files carry objects (``after`` a dict); other files carry text (``after`` a str).
     ``mode`` is the permission the file gets when it is created (an executable hook script).
+    ``write``, when given, is how :func:`apply` writes the file instead of replacing it whole
+    (a ``.gitignore`` is extended under the shared helper's lock: :func:`ignore_file`).
     """
 
-    __slots__ = ("path", "before", "after", "mode")
+    __slots__ = ("path", "before", "after", "mode", "write")
 
     def __init__(
         self,
@@ -32,11 +38,13 @@ class PlannedFile:
         before: dict[str, object] | str | None,
         after: dict[str, object] | str,
         mode: int | None = None,
+        write: Callable[[], object] | None = None,
     ) -> None:
         self.path = path
         self.before = before
         self.after = after
         self.mode = mode
+        self.write = write
 
     @property
     def exists(self) -> bool:
@@ -125,12 +133,34 @@ def apply(plan: SetupPlan) -> list[tuple[str, str]]:
         if not item.changed and item.exists:
             done.append((item.path, "unchanged"))
             continue
+        if item.write is not None:
+            item.write()
+            done.append((item.path, "updated" if item.exists else "created"))
+            continue
         os.makedirs(os.path.dirname(item.path) or ".", exist_ok=True)
         atomic_write(item.path, item.text().encode("utf-8"))
         if item.mode is not None:
             os.chmod(item.path, item.mode)
         done.append((item.path, "updated" if item.exists else "created"))
     return done
+
+
+def ignore_file(root: str, folder: str, entries: tuple[str, ...], client: str) -> PlannedFile:
+    """``<root>/<folder>/.gitignore`` listing ``entries`` (relative to that folder): the
+    machine-local files ``client``'s install writes there, kept out of commits through the
+    shared helper (:mod:`paw_tui.core.workspace.gitignore`), the person's lines kept."""
+    from paw_tui.core.workspace.gitignore import GITIGNORE, ensure_ignored, with_entries
+
+    directory = os.path.join(root, folder)
+    path = os.path.join(directory, GITIGNORE)
+    header = f"# this machine's files (written by 'paw-tui install {client}'): never commit them\n"
+    before = read_text(path)
+    return PlannedFile(
+        path,
+        before,
+        with_entries(before, entries, header=header),
+        write=lambda: ensure_ignored(directory, entries, header=header),
+    )
 
 
 def shell_join(words: list[str]) -> str:

@@ -29,7 +29,7 @@ from __future__ import annotations
 import os
 
 from paw_tui.core.clients import _hooks_json as hj
-from paw_tui.core.clients import canary_simple as canary
+from paw_tui.core.clients import canary as canaries
 from paw_tui.core.clients import commands
 from paw_tui.core.clients.claude_code import merge_hooks
 from paw_tui.core.clients.gemini_cli import (
@@ -40,8 +40,7 @@ from paw_tui.core.clients.gemini_cli import (
     read_env_file,
 )
 from paw_tui.core.clients.gemini_doctor import gemini_expand
-from paw_tui.core.clients.ignore import ignore_plan, unignored
-from paw_tui.core.clients.plan import PlannedFile, SetupPlan, read_text
+from paw_tui.core.clients.plan import PlannedFile, SetupPlan, ignore_file, read_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -112,7 +111,7 @@ def plan(root: str) -> SetupPlan:
     env = {commands.HOOK_ENV: commands.hook_script_path()}
     header = f"# paw-tui: this machine's settings for {TITLE} (written by 'paw-tui install {NAME}')"
     result.files.append(PlannedFile(env_path, env_before, merge_env_text(env_before, env, header)))
-    result.files.append(ignore_plan(root, FOLDER, LOCAL_FILES, NAME))
+    result.files.append(ignore_file(root, FOLDER, LOCAL_FILES, NAME))
     result.files.append(hj.hook_script_file())
     hj.add_boundary_note(result.notes, TITLE)
     result.notes.append(
@@ -141,7 +140,7 @@ GEMINI_EVENTS = ("BeforeTool", "AfterTool", "BeforeAgent")
 
 
 def doctor(root: str, environ: Mapping[str, str] | None = None) -> list[Row]:
-    env = dict(os.environ if environ is None else environ)
+    env = canaries.launch_environment(environ)
     if not os.path.isdir(os.path.join(root, FOLDER)):
         return []
     data, missing = hj.doctor_config(root, SETTINGS, NAME, TITLE)
@@ -166,9 +165,9 @@ def doctor(root: str, environ: Mapping[str, str] | None = None) -> list[Row]:
     rows.append(hj.server_row(NAME, root, SETTINGS, "mcpServers"))
     local = {**read_env_file(os.path.join(root, ENV_FILE)), **env}
     rows.append(hj.reach_row(NAME, local))
-    left = unignored(root, FOLDER, LOCAL_FILES)
-    if left and os.path.exists(os.path.join(root, ENV_FILE)):
-        rows.append((hj.WARN, NAME, f"{FOLDER}/.gitignore does not ignore {', '.join(left)}"))
+    unignored = hj.ignore_row(NAME, root, FOLDER, LOCAL_FILES)
+    if unignored and os.path.exists(os.path.join(root, ENV_FILE)):
+        rows.append(unignored)
     rows.append(trust_row(root, user, env))
     for handler in _handlers(hooks, "PreToolUse")[:1]:
         rows.append(canary_row(root, handler, local, env))
@@ -227,25 +226,75 @@ def trust_row(root: str, user: Mapping[str, object], env: Mapping[str, str]) -> 
 def canary_row(
     root: str, handler: Mapping[str, object], local: Mapping[str, str], launch: Mapping[str, str]
 ) -> Row:
-    """The PreToolUse command as Qwen runs it, on a ``write_file`` before any selection."""
+    """The PreToolUse command, expanded with the ``launch`` environment as Qwen expands its
+    settings (as Gemini CLI does), run as Qwen runs it on a ``write_file``."""
     command = gemini_expand(str(handler.get("command", "")), launch)
-    hook_env = handler.get("env")
-    env = {**local, **(hook_env if isinstance(hook_env, dict) else {})}
+    timeout = handler.get("timeout")  # seconds
+    seconds = float(timeout) if isinstance(timeout, (int, float)) and timeout > 0 else None
+    spec = canary(handler, local, seconds or float(HOOK_TIMEOUT))
+    return canaries.run_canary(root, spec, [command])
 
-    def payload(scratch: str) -> dict[str, object]:
+
+def canary(
+    handler: Mapping[str, object], local: Mapping[str, str], timeout: float = float(HOOK_TIMEOUT)
+) -> canaries.Canary:
+    """How Qwen Code 0.24.4 runs a PreToolUse hook: ``bash -c`` in the project folder, with
+    its environment (``local``: the launch environment over ``.qwen/.env``), the hook's own
+    ``env`` and the variables it adds; the payload is Claude Code's, with Qwen's tool."""
+    hook_env = handler.get("env")
+
+    def environment(root: str, scratch: canaries.Scratch) -> dict[str, str]:
+        env = {**local, **(hook_env if isinstance(hook_env, dict) else {})}
+        env.update(
+            QWEN_CODE_SESSION_ID=scratch.session_id,
+            QWEN_PROJECT_DIR=root,
+            CLAUDE_PROJECT_DIR=root,
+            GEMINI_PROJECT_DIR=root,
+        )
+        return {str(k): str(v) for k, v in env.items()}
+
+    def payload(scratch: canaries.Scratch) -> dict[str, object]:
         return {
-            "session_id": canary.SESSION,
-            "cwd": scratch,
+            "session_id": scratch.session_id,
+            "cwd": scratch.root,
             "hook_event_name": "PreToolUse",
+            "timestamp": "1970-01-01T00:00:00.000Z",
+            "permission_mode": "yolo",
             "tool_name": "write_file",
-            "tool_input": {"file_path": os.path.join(scratch, "canary.txt"), "content": "x"},
+            "tool_input": {"file_path": scratch.file_path, "content": "canary\n"},
+            "tool_use_id": "toolu_" + scratch.nonce,
         }
 
-    outcome = canary.run(root, ["bash", "-c", command], payload, env)
-    return canary.judge(
+    return canaries.Canary(
         NAME,
-        "PreToolUse",
-        outcome,
-        canary.claude_denied,
-        "Qwen runs a tool on exit 1 or 127, a timeout or broken JSON",
+        TITLE,
+        runs_as="bash -c, in the project folder, with .qwen/.env and the hook's env",
+        argv=lambda command: ["bash", "-c", command],
+        environment=environment,
+        payload=payload,
+        refusal=refusal,
+        fails_open="on exit 1 or 127, a timeout, or output that is not JSON with exit 0",
+        timeout=timeout,
     )
+
+
+def refusal(outcome: canaries.Outcome) -> str | None:
+    """What Qwen Code 0.24.4 tells the model when it refuses the tool on ``outcome``: exit 2's
+    stderr, or the reason of a JSON ``permissionDecision`` of ``deny`` (or ``ask``, which a
+    headless run cannot answer), a ``decision`` of ``deny`` or ``block`` or ``continue:
+    false`` with exit 0; None when it runs the tool."""
+    if outcome.timed_out or outcome.code is None:
+        return None
+    if outcome.code == 2:
+        return outcome.stderr.strip()
+    answer = outcome.json() if outcome.code == 0 else None
+    if answer is None:
+        return None
+    specific = answer.get("hookSpecificOutput")
+    if isinstance(specific, dict) and specific.get("permissionDecision") in ("deny", "ask"):
+        return str(specific.get("permissionDecisionReason") or "")
+    if answer.get("decision") in ("deny", "block"):
+        return str(answer.get("reason") or "")
+    if answer.get("continue") is False:
+        return str(answer.get("stopReason") or "")
+    return None

@@ -11,7 +11,10 @@ the directory and never touches the repository's own top-level ``.gitignore``:
   the user state directory. The person's own lines are never changed or reordered, and an
   entry they negated (``!sessions/``) is theirs to keep: it is not added again;
 - :func:`ensure_path_ignored` ignores one root-relative path from its own directory
-  (``.claude/settings.local.json`` -> ``.claude/.gitignore`` listing ``/settings.local.json``).
+  (``.claude/settings.local.json`` -> ``.claude/.gitignore`` listing ``/settings.local.json``);
+- :func:`with_entries` says, without writing, what :func:`ensure_ignored` would leave in the
+  file (``install`` shows it before it writes), and :func:`unlisted` which entries a
+  directory's ``.gitignore`` lacks (``doctor``).
 
 Whether git would ignore the path anyway (a global excludes file, a rule higher up) is not
 asked: that would run git, and the local rule is harmless when redundant.
@@ -49,6 +52,31 @@ def missing_entries(text: str, entries: Sequence[str]) -> list[str]:
     return missing
 
 
+def with_entries(text: str | None, entries: Sequence[str], *, header: str = "") -> str:
+    """What :func:`ensure_ignored` leaves in a ``.gitignore`` holding ``text`` (None: absent):
+    ``header`` and the entries in a new file, the missing entries after an existing one's
+    lines, or ``text`` itself when it lacks none."""
+    if text is None:
+        return header + "".join(f"{entry}\n" for entry in entries)
+    missing = missing_entries(text, entries)
+    if not missing:
+        return text
+    body = text if not text or text.endswith("\n") else text + "\n"
+    return body + "".join(f"{entry}\n" for entry in missing)
+
+
+def unlisted(directory: str, entries: Sequence[str]) -> list[str]:
+    """The ``entries`` that ``directory/.gitignore`` neither lists nor negates (all of them
+    when it is absent or cannot be read)."""
+    from paw_tui.core.support.regular_file import read_regular
+
+    try:
+        text = read_regular(os.path.join(directory, GITIGNORE)).decode("utf-8", "replace")
+    except OSError:
+        return list(entries)
+    return missing_entries(text, entries)
+
+
 def ensure_ignored(directory: str, entries: Sequence[str], *, header: str = "") -> bool:
     """Make ``directory/.gitignore`` list every one of ``entries`` (``header``: comment lines
     put above them in a new file); True when the file was written. Raises OSError when it
@@ -58,8 +86,7 @@ def ensure_ignored(directory: str, entries: Sequence[str], *, header: str = "") 
     path = os.path.join(directory, GITIGNORE)
     if not os.path.lexists(path):
         os.makedirs(directory, exist_ok=True)
-        body = "".join(f"{entry}\n" for entry in entries)
-        if create_new_file(path, (header + body).encode("utf-8")):
+        if create_new_file(path, with_entries(None, entries, header=header).encode("utf-8")):
             return True
     return _extend(path, entries)
 

@@ -23,8 +23,15 @@ from __future__ import annotations
 
 from paw_tui.gate.clients import claude_code
 from paw_tui.gate.events import SESSION_START, Answer, Decision, GateEvent, PayloadError
+from paw_tui.gate.new_text import edit, whole
 
 NAME = "qwen-code"
+NEW_TEXT = {
+    "write_file": whole("content"),
+    "edit": edit("new_string", every="replace_all"),
+}
+"""Where each file tool's input holds its new text (:mod:`paw_tui.gate.new_text`): Qwen's own
+names, with Claude Code's fields."""
 RENAMED = {"Stop": "SessionEnd"}
 """Qwen's events read as another Claude Code event."""
 IGNORED_EVENTS = frozenset(
