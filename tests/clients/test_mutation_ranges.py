@@ -177,31 +177,29 @@ def _cline_replace_in_file(data: dict[str, Any]) -> None:
     data["postToolUse"]["parameters"] = {"path": FILE, "diff": "------- SEARCH\na\n=======\nb\n"}
 
 
-def _opencode_patch(data: dict[str, Any]) -> None:
-    data["tool"] = "apply_patch"
-    data["args"] = {"patchText": f"*** Begin Patch\n*** Add File: {FILE}\n+b\n*** End Patch\n"}
-
-
-@pytest.mark.parametrize(
-    ("client", "name", "change"),
-    [
-        ("cline", "post_tool_use_write_to_file", _cline_replace_in_file),
-        ("opencode", "tool_execute_after_write", _opencode_patch),
-    ],
-)
-def test_a_tool_no_adapter_describes_gets_no_invented_lines(
-    root: Path, client: str, name: str, change: Callable[[dict[str, Any]], None]
-) -> None:
-    """Cline's ``replace_in_file`` carries a diff, opencode's ``apply_patch`` a patch, not the
-    new text: no ranges at all (a patch's hunks are not read for the lines they leave)."""
-    data = payload(client, name, root)
-    change(data)
+def test_a_tool_no_adapter_describes_gets_no_invented_lines(root: Path) -> None:
+    """Cline's ``replace_in_file`` carries a diff, not the new text: no ranges at all."""
+    data = payload("cline", "post_tool_use_write_to_file", root)
+    _cline_replace_in_file(data)
     (root / "src" / "auth").mkdir(parents=True)
     (root / FILE).write_text("b\n", encoding="utf-8")
-    assert decide(client, data).code == 0
+    assert decide("cline", data).code == 0
     (mutation,) = [r for r in records(root) if r["event"] == "mutation"]
     assert mutation["paths"] == [FILE]
     assert "ranges" not in mutation and mutation["content_hash"]
+
+
+def test_opencode_s_patch_gets_the_lines_its_hunks_leave(root: Path) -> None:
+    """opencode's ``apply_patch`` (gpt models) is read as Codex's: an added file is 1..n."""
+    data = payload("opencode", "tool_execute_after_write", root)
+    data["tool"] = "apply_patch"
+    data["args"] = {"patchText": f"*** Begin Patch\n*** Add File: {FILE}\n+a\n+b\n*** End Patch\n"}
+    (root / "src" / "auth").mkdir(parents=True)
+    (root / FILE).write_text("a\nb\n", encoding="utf-8")
+    assert decide("opencode", data).code == 0
+    (mutation,) = [r for r in records(root) if r["event"] == "mutation"]
+    assert mutation["paths"] == [FILE]
+    assert mutation["ranges"] == [{"start_line": 1, "end_line": 2}]
 
 
 def test_the_agent_trace_export_attributes_the_lines(root: Path, run_cli: Any) -> None:

@@ -51,15 +51,17 @@ from paw_tui.gate.events import (
     PayloadError,
     checked_cwd,
 )
-from paw_tui.gate.new_text import edit, whole
+from paw_tui.gate.new_text import edit, patch, whole
 
 NAME = "cline"
 NEW_TEXT = {
     "editor": edit("new_text"),
     "write_to_file": whole("content"),
+    "apply_patch": patch("input"),
 }
 """Where each file tool's input holds its new text (:mod:`paw_tui.gate.new_text`): ``editor``
-creates a file from ``new_text`` alone, or puts it in place of ``old_text``."""
+creates a file from ``new_text`` alone, or puts it in place of ``old_text``; ``apply_patch``
+(gpt and codex models) leaves its hunks' lines."""
 EVENT_NAMES = {
     "PreToolUse": PRE_TOOL,
     "tool_call": PRE_TOOL,

@@ -29,16 +29,16 @@ from paw_tui.gate.events import (
     PayloadError,
     checked_cwd,
 )
-from paw_tui.gate.new_text import edit, whole
+from paw_tui.gate.new_text import edit, patch, whole
 
 NAME = "opencode"
 NEW_TEXT = {
     "write": whole("content"),
     "edit": edit("newString", every="replaceAll"),
+    "apply_patch": patch("patchText"),
 }
-"""Where each file tool's input holds its new text (:mod:`paw_tui.gate.new_text`). Not
-``apply_patch``: a patch's hunks are not read for the lines they leave, so its mutations
-carry no ranges (unknown, never invented)."""
+"""Where each file tool's input holds its new text (:mod:`paw_tui.gate.new_text`): a patch's
+files get the lines its hunks leave in them, as Codex's do."""
 EVENT_NAMES = {
     "tool.execute.before": PRE_TOOL,
     "tool.execute.after": POST_TOOL,
