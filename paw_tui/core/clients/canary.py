@@ -228,7 +228,12 @@ def _one(root: str, canary: Canary, command: str) -> str | None:
     with tempfile.TemporaryDirectory(prefix="paw-doctor-") as base:
         scratch = _scratch(root, base)
         env = canary.environment(root, scratch)
-        env.update(PAW_WORKSPACE_PATH=scratch.root, PAW_STATE_DIR=scratch.state)
+        # the resident gate off: a server started for a scratch state directory would outlive
+        # the check by its idle time and write into the removed scratch workspace; the hook
+        # decides in its own process, the path every call falls back to
+        env.update(
+            PAW_WORKSPACE_PATH=scratch.root, PAW_STATE_DIR=scratch.state, PAW_RESIDENT_GATE="off"
+        )
         outcome = _run(canary, command, env, scratch, root)
         shown = canary.refusal(outcome)
         recorded = gate_record(scratch)
