@@ -22,11 +22,13 @@ class LedgerGrew(Message):
 
 @dataclass
 class IntentsChanged(Message):
-    """The intents, governance or sessions changed: the policy as now loaded, and which
-    intent each live session holds."""
+    """The intents, governance or sessions changed: the policy as now loaded, which live
+    session holds each intent, and which of those intents their session only awaits (a
+    selection pending a person's approval)."""
 
     policy: Policy
     held: dict[str, str]
+    awaiting: frozenset[str] = frozenset()
 
 
 @dataclass

@@ -311,28 +311,31 @@ class WorkspaceWatcher:
             self._report_scope_requests()
 
     def _intents(self) -> IntentsChanged:
-        from paw_tui.core.handshake.sessions import held_intents
+        from paw_tui.core.handshake.sessions import PENDING_APPROVAL, holding_sessions
         from paw_tui.core.policy.compiled import load_policy
 
         policy = load_policy(self.root)
-        held = (
-            held_intents(self.root, time.time(), policy.governance.session_ttl)
-            if policy.valid
-            else {}
-        )
-        return IntentsChanged(policy, held)
+        held: dict[str, str] = {}
+        awaiting: set[str] = set()
+        if policy.valid:
+            now, ttl = time.time(), policy.governance.session_ttl
+            live = [s for s in holding_sessions(self.root) if s.is_live(now, ttl)]
+            # an approved holder is named before one that only awaits approval
+            for session in sorted(live, key=lambda s: s.state == PENDING_APPROVAL):
+                intent = session.intent_id
+                if intent is not None and intent not in held:
+                    held[intent] = session.session_id
+                    if session.state == PENDING_APPROVAL:
+                        awaiting.add(intent)
+        return IntentsChanged(policy, held, frozenset(awaiting))
 
     def _report_approvals(self) -> None:
-        from paw_tui.core.handshake.approvals import pending_requests
-
-        requests = pending_requests(self.root)
-        ids = tuple(request.id for request in requests)
+        pending = PendingApproval.read_all(self.root)
+        ids = tuple(item.request.id for item in pending)
         if ids == self._posted_approvals:
             return
         self._posted_approvals = ids
-        self.post(
-            ApprovalsChanged([PendingApproval.read(self.root, request) for request in requests])
-        )
+        self.post(ApprovalsChanged(pending))
 
     def _report_scope_requests(self) -> None:
         pending = PendingScopeRequest.read_all(self.root)

@@ -28,6 +28,9 @@ SIZES = {
     "trace-denials": WIDE,
 }
 SCENES = tuple(SIZES)
+DEMO_NOW = 1795195800.0
+"""2026-11-20 17:30 UTC, just after the demo's day: the clock of every scene, so ages ("asked
+38 min ago") and days in the trace read the same on every run."""
 
 
 def size_of(scene: str) -> tuple[int, int]:
@@ -50,7 +53,9 @@ def prepare_demo(base: str) -> DemoWorkspace:
 
 def build_app(scene: str, demo: DemoWorkspace) -> PawApp:
     user_dir = os.path.join(demo.user_home, ".paw", "instructions")
-    return PawApp(demo.root, user_dir=user_dir, watch_approvals=scene == "approval")
+    return PawApp(
+        demo.root, user_dir=user_dir, watch_approvals=scene == "approval", clock=lambda: DEMO_NOW
+    )
 
 
 async def settle(pilot: Pilot[None], scene: str) -> None:
@@ -68,6 +73,7 @@ async def settle(pilot: Pilot[None], scene: str) -> None:
                 ready
                 and isinstance(app.screen, ApprovalModal)
                 and bool(app.screen.query("#approval-buttons"))
+                and app.screen.armed  # as the person sees it once it takes decisions
             )
         if scene == "trace-denials" and ready:
             if "match" not in status:

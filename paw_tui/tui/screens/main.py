@@ -7,6 +7,7 @@ approval requests; the approval queue puts pending selections in front of the pe
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from textual import on, work
@@ -21,9 +22,12 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from paw_tui.core.ledger.line_index import TraceIndex
 from paw_tui.core.workspace import layout
+from paw_tui.tui.attention import Attention
 from paw_tui.tui.controllers.approvals import ApprovalQueue
+from paw_tui.tui.controllers.decisions import DecisionQueue
 from paw_tui.tui.controllers.scope_requests import ScopeRequestQueue, ScopeRequestsChanged
 from paw_tui.tui.display import shorten_home
+from paw_tui.tui.header import subtitle
 from paw_tui.tui.messages import ApprovalsChanged, IntentHighlighted, IntentsChanged, LedgerGrew
 from paw_tui.tui.watcher import WorkspaceWatcher
 from paw_tui.tui.widgets.instructions_pane import InstructionsPane
@@ -72,16 +76,44 @@ class MainScreen(Screen[None]):
         Binding("p", "show_prompt", "Prompt", id="main.prompt"),
     ]
 
-    def __init__(self, root: str, user_dir: str | None, *, watch_approvals: bool = True) -> None:
+    def __init__(
+        self,
+        root: str,
+        user_dir: str | None,
+        *,
+        watch_approvals: bool = True,
+        attention: Attention | None = None,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
+        import time
+
         super().__init__()
         self.root = root
         self.user_dir = user_dir
+        self.clock = clock or time.time
+        self.shell = ""  # the protection in force, for the header
         self.index = TraceIndex(layout.at(root, layout.LEDGER))
         self.watcher = WorkspaceWatcher(
             root, self.index, self.post_message, watch_approvals=watch_approvals
         )
-        self.approvals = ApprovalQueue(self, root)
-        self.scope_requests = ScopeRequestQueue(self, root)
+        self.queues: list[DecisionQueue[object]] = []  # they take turns, in this order
+        attention = attention or Attention()
+        self.approvals = ApprovalQueue(
+            self,
+            root,
+            attention=attention,
+            clock=self.clock,
+            group=self.queues,
+            changed=self.show_header,
+        )
+        self.scope_requests = ScopeRequestQueue(
+            self,
+            root,
+            attention=attention,
+            clock=self.clock,
+            group=self.queues,
+            changed=self.show_header,
+        )
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -101,7 +133,8 @@ class MainScreen(Screen[None]):
         from paw_tui.core.confine.status import protection
 
         # what holds the agents' shell commands: a few small reads and one system call
-        self.sub_title = f"{shorten_home(self.root)} · shell: {protection(self.root).kind}"
+        self.shell = protection(self.root).kind
+        self.show_header()
         self.watch(self, "focused", self._focus_moved)
         self.watch(self, "maximized", lambda _: self._focus_moved(self.focused))
         self._fit_layout()
@@ -131,7 +164,7 @@ class MainScreen(Screen[None]):
     @on(IntentsChanged)
     def _intents_changed(self, message: IntentsChanged) -> None:
         intents = self.query_one(IntentsPane)
-        intents.show(message.policy, message.held)
+        intents.show(message.policy, message.held, message.awaiting)
         self.query_one(ScopePane).show(message.policy, intents.highlighted)
         self.query_one(TracePane).known_intents = [i.id for i in message.policy.intents]
 
@@ -183,7 +216,10 @@ class MainScreen(Screen[None]):
             )
 
         self.app.push_screen(
-            ChoiceModal(f"Status of {intent.id} ({intent.status})", list(STATUSES)), chosen
+            ChoiceModal(
+                f"Status of {intent.id} ({intent.status})", list(STATUSES), current=intent.status
+            ),
+            chosen,
         )
 
     @work(thread=True, exit_on_error=False, group="intents-status")
@@ -192,11 +228,12 @@ class MainScreen(Screen[None]):
         from paw_tui.core.handshake.selection import set_intent_status
         from paw_tui.core.workspace.state import WorkspaceState
         from paw_tui.tui.controllers.approvals import decider_name
+        from paw_tui.tui.dialogs.act_failed import report_failure
 
         try:
             old = set_intent_status(WorkspaceState(self.root), intent_id, status, by=decider_name())
         except PawError as exc:
-            self.app.call_from_thread(self.notify, str(exc), severity="error")
+            self.app.call_from_thread(report_failure, self.app, str(exc))
             return
         self.app.call_from_thread(self.notify, f"{intent_id}: {old} -> {status}")
         self.watcher.nudge()
@@ -223,9 +260,22 @@ class MainScreen(Screen[None]):
 
         self.app.push_screen(PromptView(self.root))
 
+    # -- the header -------------------------------------------------------------------------
+    @property
+    def waiting(self) -> int:
+        """How many requests wait for the person."""
+        return sum(len(queue.pending) for queue in self.queues)
+
+    def show_header(self) -> None:
+        """The header's line for the terminal's width, set on the app so that every screen's
+        header shows it: what waits stays visible, the path gives way first."""
+        width = self.app.size.width if self.is_attached else 80
+        self.app.sub_title = subtitle(shorten_home(self.root), self.shell, self.waiting, width)
+
     # -- layout and focus --------------------------------------------------------------------
     def on_resize(self) -> None:
         self._fit_layout()
+        self.show_header()
 
     def _fit_layout(self) -> None:
         width, height = self.size

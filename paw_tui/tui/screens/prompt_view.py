@@ -12,7 +12,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Button, DataTable, Footer, Input, Label, Select, Static
+from textual.widgets import Button, DataTable, Footer, Header, Input, Label, Select, Static
 
 from paw_tui.core.prompt.assembly import PromptLayer
 
@@ -37,6 +37,7 @@ class PromptView(Screen[None]):
         self.session_id = NO_SESSION
 
     def compose(self) -> ComposeResult:
+        yield Header()  # the app's line: what waits for the person stays in sight
         with Vertical(id="prompt-view"):
             yield Label(
                 "Assembled prompt — what the gate injects on SessionStart and every UserPromptSubmit",
