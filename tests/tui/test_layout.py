@@ -141,7 +141,7 @@ async def test_the_trace_filter_names_what_it_cannot_use(workspace: Path, user_d
         await until(pilot, lambda: "intnet" in text_of(app, "#trace-hint"))
         hint = text_of(app, "#trace-hint")
         assert "Did you mean intent?" in hint and "session:" in hint and "decision:" in hint
-        field.value = "INT-01"
+        field.value = "intent:INT-01"
         await until(pilot, lambda: "No intent 'INT-01'" in text_of(app, "#trace-hint"))
         assert "Did you mean INT-001" in text_of(app, "#trace-hint")
         field.value = "decision:maybe"
@@ -149,7 +149,7 @@ async def test_the_trace_filter_names_what_it_cannot_use(workspace: Path, user_d
         assert "allow, deny, pending, breach" in text_of(app, "#trace-hint")
         # ids and session prefixes ignore case; the count is shown
         expected = [r for r in records if r.get("intent_id") == "INT-001"]
-        field.value = "int-001"
+        field.value = "intent:int-001"
         await until(pilot, lambda: view.rows is not None and view.row_count == len(expected))
         assert not app.query_one("#trace-hint").display
         assert f"{len(expected)} matches" in text_of(app, "#trace-status")

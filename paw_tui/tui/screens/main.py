@@ -126,7 +126,9 @@ class MainScreen(Screen[None]):
             yield InstructionsPane(self.root, self.user_dir, id="instructions")
             yield IntentsPane(id="intents")
             yield ScopePane(self.root, id="scope")
-            yield TracePane(self.root, self.index, self.watcher.ledger_ready, id="trace")
+            yield TracePane(
+                self.root, self.index, self.watcher.ledger_ready, clock=self.clock, id="trace"
+            )
         yield Footer()
 
     def on_mount(self) -> None:

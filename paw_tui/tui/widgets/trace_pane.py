@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -12,6 +13,7 @@ from rich.markup import escape
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Input, Static
 from textual.worker import Worker
@@ -28,10 +30,14 @@ from paw_tui.core.ledger.line_index import (
 from paw_tui.core.ledger.query import TraceFilter, parse_filter
 from paw_tui.core.support.words import count
 from paw_tui.tui.widgets.pane import Pane
+from paw_tui.tui.widgets.record_fields import RecordFields
 from paw_tui.tui.widgets.trace_view import TraceView
 
 POLL_SECONDS = 0.1
 FIRST_PAINT_LINES = 500
+FIELDS_FROM = 130
+"""Pane width from which the highlighted record's fields sit beside the list (a zoomed
+trace on a 160-column terminal, or a very wide one)."""
 
 
 INSTALL_HINT = (
@@ -71,11 +77,18 @@ class TracePane(Pane):
         ok: bool
 
     def __init__(
-        self, root: str, index: TraceIndex, ready: threading.Event, *, id: str | None = None
+        self,
+        root: str,
+        index: TraceIndex,
+        ready: threading.Event,
+        *,
+        clock: Callable[[], float] = time.time,
+        id: str | None = None,
     ) -> None:
         super().__init__(id=id)
         self.root = root
         self.index = index
+        self.clock = clock
         self.filter = TraceFilter()
         self.known_intents: list[str] = []  # the workspace's intent ids, for "did you mean"
         self.filter_text = ""
@@ -91,19 +104,36 @@ class TracePane(Pane):
         yield Static("", id="trace-status")
         yield Static("", id="trace-hint")
         yield Input(
-            placeholder="/ filter: intent:ID session:S decision:deny",
+            placeholder="/ filter: intent:ID decision:deny event:E path:P tool:T or any word",
             id="trace-filter",
             compact=True,
         )
-        yield TraceView(self.index, id="trace-view")
+        with Horizontal(id="trace-body"):
+            yield TraceView(self.index, clock=self.clock, id="trace-view")
+            yield RecordFields(id="trace-fields")
 
     @property
     def view(self) -> TraceView:
         return self.query_one(TraceView)
 
     def on_resize(self) -> None:
+        wide = self.size.width >= FIELDS_FROM
+        if wide != self.has_class("-wide"):
+            self.set_class(wide, "-wide")
+            if wide:
+                self._show_fields(self.view.line_of(self.view.cursor))
         # shown again (a tab chosen, a zoom undone): the cursor row back in view
         self.view.call_after_refresh(self.view.scroll_to_cursor)
+
+    @on(TraceView.CursorMoved)
+    def _cursor_moved(self, message: TraceView.CursorMoved) -> None:
+        if self.has_class("-wide"):  # hidden, it is filled when it shows
+            self._show_fields(message.line)
+
+    def _show_fields(self, line: int) -> None:
+        view = self.view
+        shown = 0 <= view.cursor < view.row_count and line >= 0
+        self.query_one(RecordFields).show(self.index.record(line) if shown else None)
 
     def on_mount(self) -> None:
         self.load()  # the older lines and the chain's check follow the first paint (_loaded)
