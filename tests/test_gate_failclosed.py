@@ -24,6 +24,8 @@ from gatekit import (
     write_workspace,
 )
 
+from paw_tui.core.policy.compiled import policy_cache_path
+
 if TYPE_CHECKING:
     from conftest import Workspace
     from gatekit import GateResult
@@ -297,7 +299,7 @@ def test_a_corrupt_session_record_holds_no_intent(root: Path) -> None:
 
 def test_a_corrupt_policy_cache_is_rebuilt(root: Path) -> None:
     assert_allow(gate(select_payload(root, "INT-001")))
-    cache = root / ".orchestration" / ".cache" / "policy.json"
+    cache = Path(policy_cache_path(str(root)))
     assert cache.exists()
     cache.write_text(json.dumps({"format": 1, "key": "nope"}), encoding="utf-8")
     assert_allow(gate(write_payload(root, "src/auth/a.py")))

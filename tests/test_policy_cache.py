@@ -14,15 +14,14 @@ from pathlib import Path
 import pytest
 from gatekit import REPO, claude_payload, gate, paw_state_dir, root, select, write_payload
 
-from paw_tui.core.policy.compiled import Policy, load_policy
-from paw_tui.core.workspace.layout import POLICY_CACHE
+from paw_tui.core.policy.compiled import Policy, load_policy, policy_cache_path
 
 HOT_PATH_FORBIDDEN = {"yaml", "pathspec", "textual", "rich", "mcp", "platformdirs"}
 
 
 def test_the_cache_is_written_and_used(root: Path) -> None:
     first = load_policy(str(root))
-    cache = root / POLICY_CACHE
+    cache = Path(policy_cache_path(str(root)))
     assert cache.is_file()
     data = json.loads(cache.read_text())  # one JSON document, read in parts by the gate
     assert data["header"]["key"] == first.key
@@ -61,19 +60,19 @@ def test_a_signed_cache_holding_a_scope_from_another_compiler_is_rebuilt(root: P
     header = policy.cache_header()
     signer = load_key(str(root))
     assert signer is not None
-    (root / POLICY_CACHE).write_bytes(encode(header, records, signer))
+    (Path(policy_cache_path(str(root)))).write_bytes(encode(header, records, signer))
     select(root, "s1", "INT-001")
     allowed = gate(write_payload(root, "src/auth/a.py", session="s1"))
     assert allowed.code == 0, allowed.out
     denied = gate(write_payload(root, "docs/a.md", session="s1"))
     assert denied.code == 2 and str(denied.reason).startswith("Scope Violation: INT-001")
-    rewritten = json.loads((root / POLICY_CACHE).read_text())["intents"][0]["scope"]
+    rewritten = json.loads((Path(policy_cache_path(str(root)))).read_text())["intents"][0]["scope"]
     assert rewritten["entries"][0]["pattern"] == "src/auth/**"  # compiled again
 
 
 def test_a_torn_cache_is_rebuilt(root: Path) -> None:
     load_policy(str(root))
-    cache = root / POLICY_CACHE
+    cache = Path(policy_cache_path(str(root)))
     cache.write_bytes(cache.read_bytes()[:40])
     assert load_policy(str(root)).valid
     json.loads(cache.read_text())  # rewritten whole
@@ -175,7 +174,7 @@ def test_a_shell_denial_before_selection_records_the_visible_targets(root: Path)
 def widened(root: Path, edit: Callable[[bytes], bytes]) -> None:
     """INT-001 is held; ``edit`` rewrites the cache bytes; out-of-scope writes stay denied."""
     select(root, "s1", "INT-001")
-    cache = root / POLICY_CACHE
+    cache = Path(policy_cache_path(str(root)))
     cache.write_bytes(edit(cache.read_bytes()))
     denied = gate(write_payload(root, "docs/x.md", session="s1"))
     assert denied.code == 2 and str(denied.reason).startswith("Scope Violation: INT-001"), (
@@ -224,7 +223,7 @@ def test_a_cache_signed_for_an_older_yaml_is_not_trusted(root: Path) -> None:
         narrow.replace('owned_scope: ["src/auth/**"', 'owned_scope: ["**", "src/auth/**"', 1)
     )
     load_policy(str(root))
-    old = (root / POLICY_CACHE).read_bytes()
+    old = (Path(policy_cache_path(str(root)))).read_bytes()
     path.write_text(narrow)
     widened(root, lambda _data: old)
 
@@ -232,7 +231,7 @@ def test_a_cache_signed_for_an_older_yaml_is_not_trusted(root: Path) -> None:
 def test_a_header_without_the_protected_patterns_is_not_trusted(root: Path) -> None:
     (root / ".orchestration" / "governance.yaml").write_text('protected: ["secrets/**"]\n')
     select(root, "s1", "INT-006")
-    cache = root / POLICY_CACHE
+    cache = Path(policy_cache_path(str(root)))
     cache.write_bytes(cache.read_bytes().replace(b'"secrets/**"', b'"nothing/**"'))
     denied = gate(write_payload(root, "secrets/key.pem", session="s1"))
     assert denied.code == 2 and "protected" in str(denied.reason), denied.out
@@ -265,13 +264,13 @@ def test_quiet_files_are_not_read_again_and_an_edit_is_still_seen(
 
 def test_a_cache_made_while_the_file_was_changing_carries_no_stamps(root: Path) -> None:
     load_policy(str(root))  # the file was written a moment ago: not quiet yet
-    assert json.loads((root / POLICY_CACHE).read_text())["header"]["stamps"] is None
+    assert json.loads((Path(policy_cache_path(str(root)))).read_text())["header"]["stamps"] is None
 
 
 def test_an_edited_list_of_selectable_intents_is_not_trusted(root: Path) -> None:
     """The index part a denial lists intents from: renaming one there changes nothing."""
     load_policy(str(root))
-    cache = root / POLICY_CACHE
+    cache = Path(policy_cache_path(str(root)))
     name = "Documentation Refresh".encode().hex().encode()
     data = cache.read_bytes()
     assert name in data

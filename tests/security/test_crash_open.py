@@ -191,7 +191,7 @@ def _planted_at(root: Path, where: str) -> Path:
 
     state = Path(statedir.workspace_state_dir(str(root)))
     return {
-        "policy cache": root / layout.POLICY_CACHE,
+        "policy cache": state / "policy.json",
         "holders index": root / layout.SESSIONS / ".holders",
         "session record": Path(session_path(str(root), SESSION)),
         "Claude local settings": root / ".claude" / "settings.local.json",

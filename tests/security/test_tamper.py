@@ -14,6 +14,8 @@ import json
 import secrets
 from pathlib import Path
 
+from paw_tui.core.policy.compiled import policy_cache_path
+
 from .kit import (
     assert_allowed,
     assert_protected,
@@ -188,7 +190,7 @@ def test_cut_off_records(wsroot: Path) -> None:
 def widen_cache(root: Path) -> None:
     """Edit the compiled policy: INT-001's record takes INT-006's ``**`` (its pattern and its
     compiled scope), and protection is emptied, in whichever parts the cache keeps them."""
-    cache = root / ".orchestration" / ".cache" / "policy.json"
+    cache = Path(policy_cache_path(str(root)))
     data = json.loads(cache.read_text(encoding="utf-8"))
     records = data.get("intents", [])
     wide = next((r for r in records if isinstance(r, dict) and r.get("id") == "INT-006"), None)

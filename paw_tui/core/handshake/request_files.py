@@ -10,6 +10,7 @@ import os
 from paw_tui.core.support.fsutil import atomic_write
 from paw_tui.core.support.regular_file import read_regular
 from paw_tui.core.workspace import layout
+from paw_tui.core.workspace.machine_state import machine_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing stays off the gate's path (a selection reads approvals)
@@ -57,7 +58,7 @@ class RequestFolder:
     def save(self, root: str, request: Request) -> None:
         """Atomic; callers hold the state lock."""
         path = self.path(root, request.id)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
+        machine_dir(root, self.folder)
         atomic_write(path, json.dumps(request.to_dict(), ensure_ascii=False, indent=1).encode())
 
     def load(self, root: str, request_id: str, from_dict: Reader[R]) -> R | None:

@@ -13,6 +13,7 @@ from paw_tui.core.handshake import scope_requests as store
 from paw_tui.core.handshake import sessions as sessions_store
 from paw_tui.core.handshake.names import REQUEST_SCOPE_TOOL
 from paw_tui.core.ledger import records
+from paw_tui.core.ledger.acts import record_act
 from paw_tui.core.support.printable import has_control, printable
 
 TYPE_CHECKING = False
@@ -62,13 +63,33 @@ def pattern_problem(policy: Policy, pattern: object) -> str | None:
         compile_scope([pattern], label="requested pattern")
     except ScopePatternError as error:
         return str(error)
-    literal = pattern.strip().lstrip("/")
+    literal = literal_prefix(pattern)
+    if builtin_protection(literal) is not None or _governance_protects(policy, literal):
+        return f"{literal or '.'} is protected: agents never write it, and no grant can change that"
+    return None
+
+
+def literal_prefix(pattern: str) -> str:
+    """The directory (or file) a pattern names before its first wildcard, root-relative:
+    ``src/auth/**`` -> ``src/auth``, ``*.md`` -> ``""`` (the root)."""
+    literal = pattern.strip().removeprefix("!").lstrip("/")
     cut = min((literal.find(char) for char in _GLOB if char in literal), default=-1)
     if cut >= 0:
         literal = literal[:cut].rpartition("/")[0]
-    literal = literal.rstrip("/")
+    return literal.rstrip("/")
+
+
+def protected_by(policy: Policy, pattern: str) -> str | None:
+    """The protected path an including pattern names (its literal prefix lies in a built-in
+    protected path or one of ``governance.yaml: protected:``), or None. Patterns naming the
+    root (``**``, ``*.md``) are not flagged: protection still holds inside them."""
+    from paw_tui.core.policy.scope.protect import builtin_protection
+
+    literal = literal_prefix(pattern)
+    if not literal or pattern.strip().startswith("!"):
+        return None
     if builtin_protection(literal) is not None or _governance_protects(policy, literal):
-        return f"{literal or '.'} is protected: agents never write it, and no grant can change that"
+        return literal
     return None
 
 
@@ -164,24 +185,31 @@ def decide_scope_request(
             raise ValidationError(f"No scope request '{request_id}'.")
         if not request.pending:
             raise ValidationError(f"Scope request '{request_id}' is already {request.state}.")
+        changes = []
         if grant:
             problem = pattern_problem(state.policy, request.pattern)
             if problem is not None:
                 raise ValidationError(f"Scope request '{request_id}' cannot be granted: {problem}.")
-            from paw_tui.core.intents.scope_edit import add_owned_pattern
+            from paw_tui.core.intents.scope_edit import prepare_owned_pattern
 
-            add_owned_pattern(root, request.intent_id, request.pattern)
-            state.reload_policy()
+            edit = prepare_owned_pattern(root, request.intent_id, request.pattern)
+            if edit is not None:
+                changes.append(edit)
         request.state = store.GRANTED if grant else store.DENIED
         request.decided_at = state.now()
         request.decided_by = by
         request.note = note.strip() or None
-        state.record(
+        record_act(
+            state,
+            f"{'granting' if grant else 'denying'} scope request {request.id}",
             records.SCOPE_GRANTED if grant else records.SCOPE_DENIED,
+            changes,
             session_id=request.session_id, intent_id=request.intent_id,
             decision="allow" if grant else "deny", pattern=request.pattern,
             reason=f"by {by}" + (f": {printable(note.strip())}" if note.strip() else ""),
             request_id=request.id,
         )  # fmt: skip
+        if changes:
+            state.reload_policy()
         store.save_request(root, request)
         return request

@@ -14,6 +14,7 @@ from paw_tui.core.handshake import sessions as sessions_store
 from paw_tui.core.handshake.names import SELECT_TOOL
 from paw_tui.core.handshake.sessions import ACTIVE, PENDING_APPROVAL, Session
 from paw_tui.core.ledger import records
+from paw_tui.core.ledger.acts import record_act, recorded
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -162,28 +163,22 @@ class _Attempt:
     def take(self, intent: Intent) -> Selection:
         """The session takes the intent, or reserves it pending a human's approval."""
         session = self.existing or Session(self.session_id, started=self.now)
-        previous = session.to_dict() if self.existing is not None else None
         session.intent_id = intent.id
         session.last_seen = self.now
         if self.client:
             session.client = self.client
         if self.policy.governance.approval_required:
-            return self.reserve(session, intent, previous)
+            return self.reserve(session, intent)
         session.state = ACTIVE
         session.approval_id = None
+        # Recorded first: a selection the ledger cannot hold never takes effect.
+        self.record(records.INTENT_SELECTED, intent.id, "allow")
         sessions_store.save_session(self.root, session)
-        try:
-            self.record(records.INTENT_SELECTED, intent.id, "allow")
-        except Exception:
-            _restore(self.root, self.session_id, previous)
-            raise
         if intent.status == "PENDING":
             intent = _start_intent(self.state, intent, f"selected by session {self.session_id}")
         return Selection(SELECTED, messages.selected(intent.id, self.session_id), intent, session)
 
-    def reserve(
-        self, session: Session, intent: Intent, previous: dict[str, object] | None
-    ) -> Selection:
+    def reserve(self, session: Session, intent: Intent) -> Selection:
         request = approvals_store.ApprovalRequest(
             approvals_store.new_request_id(self.now),
             self.session_id,
@@ -192,21 +187,15 @@ class _Attempt:
         )
         session.state = PENDING_APPROVAL
         session.approval_id = request.id
+        self.record(
+            records.APPROVAL_REQUESTED,
+            intent.id,
+            "pending",
+            approval_id=request.id,
+            reason=messages.awaiting_approval(intent.id),
+        )
         approvals_store.save_request(self.root, request)
         sessions_store.save_session(self.root, session)
-        try:
-            self.record(
-                records.APPROVAL_REQUESTED,
-                intent.id,
-                "pending",
-                approval_id=request.id,
-                reason=messages.awaiting_approval(intent.id),
-            )
-        except Exception:
-            _restore(self.root, self.session_id, previous)
-            request.state = approvals_store.WITHDRAWN
-            approvals_store.save_request(self.root, request)
-            raise
         return Selection(
             PENDING, messages.awaiting_approval(intent.id), intent, session, request.id
         )
@@ -224,46 +213,50 @@ def _withdraw(root: str, session: Session, now: float, why: str) -> None:
         approvals_store.save_request(root, request)
 
 
-def _restore(root: str, session_id: str, previous: dict[str, object] | None) -> None:
-    if previous is None:
-        sessions_store.delete_session(root, session_id)
-    else:
-        sessions_store.save_session(root, Session.from_dict(previous))
-
-
 def _start_intent(state: WorkspaceState, intent: Intent, why: str) -> Intent:
-    """PENDING -> IN_PROGRESS, recorded; the caller holds the state lock."""
-    from paw_tui.core.intents.status import change_status
+    """PENDING -> IN_PROGRESS, recorded before it takes effect; the caller holds the state
+    lock. When it cannot be recorded the intent stays PENDING and UnrecordedAct says why."""
+    from paw_tui.core.intents.status import prepare_status_change
 
-    old, policy = change_status(state.root, intent.id, "IN_PROGRESS")
-    state._policy = policy
-    state.record(
+    old, edit = prepare_status_change(state.root, intent.id, "IN_PROGRESS")
+    if edit is None:
+        return intent
+    record_act(
+        state,
+        f"starting {intent.id}",
         records.INTENT_STATUS_CHANGED,
+        [edit],
         intent_id=intent.id,
         reason=f"{old} -> IN_PROGRESS ({why})",
         status_from=old,
         status_to="IN_PROGRESS",
     )
-    return policy.intent(intent.id) or intent
+    state._policy = edit.policy
+    return edit.policy.intent(intent.id) or intent
 
 
 def set_intent_status(
     state: WorkspaceState, intent_id: str, status: str, *, by: str = "human"
 ) -> str:
-    """A human changes an intent's status; returns the old one. Recorded in the ledger."""
-    from paw_tui.core.intents.status import change_status
+    """A person changes an intent's status; returns the old one. The change and its ledger
+    record stand or fall together (UnrecordedAct, nothing changed, when it cannot be
+    recorded); no change, no record."""
+    from paw_tui.core.intents.status import prepare_status_change
 
     with sessions_store.state_lock(state.root):
-        old, policy = change_status(state.root, intent_id, status)
-        state._policy = policy
-        if old != status:
-            state.record(
+        old, edit = prepare_status_change(state.root, intent_id, status)
+        if edit is not None:
+            record_act(
+                state,
+                f"changing the status of {intent_id}",
                 records.INTENT_STATUS_CHANGED,
+                [edit],
                 intent_id=intent_id,
                 reason=f"{old} -> {status} (by {by})",
                 status_from=old,
                 status_to=status,
             )
+            state._policy = edit.policy
     return old
 
 
@@ -276,6 +269,15 @@ def release_session(
         session = sessions_store.load_session(root, session_id)
         if session is None:
             return None
+        recorded(
+            state,
+            f"releasing session {session_id}",
+            records.SESSION_RELEASED,
+            session_id=session_id,
+            intent_id=session.intent_id,
+            client=session.client,
+            reason=reason,
+        )
         if session.state == PENDING_APPROVAL and session.approval_id:
             request = approvals_store.load_request(root, session.approval_id)
             if request is not None and request.pending:
@@ -283,13 +285,6 @@ def release_session(
                 request.decided_at = state.now()
                 request.note = reason
                 approvals_store.save_request(root, request)
-        state.record(
-            records.SESSION_RELEASED,
-            session_id=session_id,
-            intent_id=session.intent_id,
-            client=session.client,
-            reason=reason,
-        )
         sessions_store.delete_session(root, session_id)
         return session
 
@@ -341,7 +336,9 @@ def decide_approval(
             session.intent_id = None
             event = records.APPROVAL_REJECTED
         session.approval_id = None
-        state.record(
+        recorded(
+            state,
+            f"{'approving' if approve else 'rejecting'} approval request {request.id}",
             event,
             session_id=request.session_id,
             intent_id=request.intent_id,

@@ -24,6 +24,7 @@ from paw_tui.core.support.hashing import sha256_hex
 from paw_tui.core.support.locking import FileLock
 from paw_tui.core.support.regular_file import read_regular
 from paw_tui.core.workspace import layout
+from paw_tui.core.workspace.machine_state import machine_dir
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -128,6 +129,7 @@ def session_path(root: str, session_id: str) -> str:
 
 def state_lock(root: str, timeout: float = 5.0) -> FileLock:
     """The lock every read-decide-write of sessions and approvals holds."""
+    machine_dir(root, layout.CACHE)
     return FileLock(layout.at(root, layout.STATE_LOCK), timeout=timeout)
 
 
@@ -146,7 +148,7 @@ def load_session(root: str, session_id: str) -> Session | None:
 
 def save_session(root: str, session: Session) -> None:
     """Write the record (callers hold the state lock); the holders index follows it."""
-    os.makedirs(layout.at(root, layout.SESSIONS), exist_ok=True)
+    machine_dir(root, layout.SESSIONS)
     data = json.dumps(session.to_dict(), ensure_ascii=False, separators=(",", ":"))
     from paw_tui.core.support.fsutil import atomic_write  # only when a session changes
 
@@ -225,7 +227,7 @@ def _index_session(root: str, session_id: str, intent_id: str | None) -> None:
 def _write_index(root: str, holders: dict[str, str]) -> None:
     from paw_tui.core.support.fsutil import atomic_write
 
-    os.makedirs(layout.at(root, layout.SESSIONS), exist_ok=True)
+    machine_dir(root, layout.SESSIONS)
     data = json.dumps({"v": 1, "holders": holders}, ensure_ascii=False, separators=(",", ":"))
     atomic_write(_index_path(root), data.encode("utf-8"))
 
@@ -285,7 +287,7 @@ def prune_idle(root: str, now: float, ttl: float) -> int:
             except OSError:
                 continue
     try:
-        os.makedirs(os.path.dirname(marker), exist_ok=True)
+        machine_dir(root, layout.SESSIONS)
         with open(marker, "ab"):
             pass
         os.utime(marker, (now, now))

@@ -2,13 +2,14 @@
 
 Only the status token is replaced, at the position the parser recorded, so comments, order
 and layout stay as the human wrote them. The edited text is parsed again before it is
-written, and the write is atomic; callers hold the state lock.
+prepared; callers hold the state lock and commit the prepared edit once its ledger record is
+written (:mod:`paw_tui.core.ledger.acts`).
 """
 
 from __future__ import annotations
 
 from paw_tui.core.errors import ValidationError
-from paw_tui.core.intents.editing import IntentEditError, open_for_edit
+from paw_tui.core.intents.editing import IntentEditError, IntentFile, PreparedEdit, open_for_edit
 from paw_tui.core.intents.model import STATUSES
 
 TYPE_CHECKING = False
@@ -16,15 +17,29 @@ if TYPE_CHECKING:
     from paw_tui.core.policy.compiled import Policy
 
 
-def change_status(root: str, intent_id: str, new_status: str) -> tuple[str, Policy]:
-    """Set ``intent_id``'s status; returns the old status and the new policy."""
-    if new_status not in STATUSES:
-        raise ValidationError(f"Unknown status '{new_status}'. Use one of {', '.join(STATUSES)}.")
+def check_status(status: str) -> None:
+    """ValidationError naming ``status`` when it is not one of the five."""
+    if status not in STATUSES:
+        raise ValidationError(f"Unknown status '{status}'. Use one of {', '.join(STATUSES)}.")
+
+
+def prepare_status_change(
+    root: str, intent_id: str, new_status: str
+) -> tuple[str, PreparedEdit | None]:
+    """The old status, and the edit setting ``intent_id``'s status prepared (None when it
+    already has it)."""
+    check_status(new_status)
     edit = open_for_edit(root, intent_id, "its status")
-    intent = edit.intent
-    old = intent.status
+    old = edit.intent.status
     if old == new_status:
-        return old, edit.policy
+        return old, None
+    return old, prepare_status_edit(edit, new_status)
+
+
+def prepare_status_edit(edit: IntentFile, new_status: str) -> PreparedEdit:
+    """Replace the status token of ``edit.intent`` alone (comments and layout kept)."""
+    intent = edit.intent
+    intent_id = intent.id
     span = intent.status_span
     if not span or span[2] < 0:
         raise IntentEditError(
@@ -43,4 +58,4 @@ def change_status(root: str, intent_id: str, new_status: str) -> tuple[str, Poli
         check = policy.intent(intent_id)
         return check is not None and check.status == new_status
 
-    return old, edit.write(new_bytes, holds, f"Editing the status of {intent_id}")
+    return edit.prepare(new_bytes, holds, f"Editing the status of {intent_id}")

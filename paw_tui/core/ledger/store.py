@@ -74,6 +74,7 @@ from paw_tui.core.ledger.records import (
 )
 from paw_tui.core.support.locking import FileLock, LockError, LockTimeout
 from paw_tui.core.workspace import layout, statedir
+from paw_tui.core.workspace.machine_state import machine_dir
 from paw_tui.core.workspace.secret import load_key
 
 TYPE_CHECKING = False
@@ -115,6 +116,18 @@ def sync_file(path: str, identity: tuple[int, int]) -> None:
         raise LedgerError(f"Cannot sync the audit ledger {path}: {os_reason(error)}.") from None
     finally:
         os.close(fd)
+
+
+def _note_failure(ledger: Ledger, error: BaseException, event: object) -> None:
+    """Leave the mark of a failed append in the state directory, for ``doctor`` and the
+    TUI's banner (:mod:`~paw_tui.core.ledger.health`); only a failure pays for it."""
+    from paw_tui.core.ledger.failures import failure_path, note_failure
+
+    try:
+        path = failure_path(ledger.head_path, ledger.path)
+    except OSError:  # no state directory to be found: nowhere to leave it
+        return
+    note_failure(path, format_ts(ledger.clock()), str(error), event)
 
 
 class Ledger(LedgerFiles):
@@ -245,7 +258,13 @@ class Ledger(LedgerFiles):
             fields = caller_fields(record)
         except ValueError as error:
             raise LedgerError(f"Cannot append to the audit ledger {self.path}: {error}.") from None
-        signer = self.signer  # a record that cannot be signed is refused before anything is touched
+        try:
+            signer = (
+                self.signer
+            )  # a record that cannot be signed is refused before anything is touched
+        except LedgerError as error:
+            _note_failure(self, error, fields.get("event"))
+            raise
         pending = Pending(self, fields)
         group = group_for(self._batch_key(signer.key_id))
         if group.enqueue(pending):
@@ -253,6 +272,7 @@ class Ledger(LedgerFiles):
         else:
             group.wait(pending, self._commit)  # until its batch is written, or it leads one
         if pending.error is not None:
+            _note_failure(self, pending.error, fields.get("event"))
             raise pending.error
         assert pending.result is not None
         return pending.result
@@ -281,6 +301,11 @@ class Ledger(LedgerFiles):
                     owner.warnings.extend(news)
 
     def _commit_locked(self, take: Callable[[], list[Pending]]) -> list[Pending]:
+        if self.path == layout.at(self.workspace_root, layout.LEDGER):
+            try:
+                machine_dir(self.workspace_root, layout.CACHE)  # the lock's; git-ignored
+            except OSError:
+                pass  # taking the lock says why, below
         lock = FileLock(self.lock_path, timeout=self.lock_timeout)
         try:
             lock.acquire()

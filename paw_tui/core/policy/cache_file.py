@@ -1,4 +1,5 @@
-"""The layout of ``.orchestration/.cache/policy.json``: one intent read without the others.
+"""The layout of the policy cache (``policy.json`` in the workspace's state directory):
+one intent read without the others.
 
 A gate call needs the governance options, the protected patterns and at most the held
 intent; only a denial before a selection lists the selectable intents (ids, names). So the

@@ -2,8 +2,9 @@
 
 The gate runs once per tool call with a budget of a few ``python -c pass``, so it must not
 import PyYAML or pathspec, nor read more of the policy than its decision needs. It reads the
-two human-owned YAML files as bytes, hashes them, and opens ``.orchestration/.cache/
-policy.json`` when the hash matches (:mod:`paw_tui.core.policy.cache_file`): the governance
+two human-owned YAML files as bytes, hashes them, and opens the signed cache (``policy.json``
+in the workspace's state directory, outside the workspace: a command that only reads writes
+nothing inside it, DESIGN §2) when the hash matches (:mod:`paw_tui.core.policy.cache_file`): the governance
 options and the compiled protected patterns at once, the index of intents when a message must
 list them, and one intent's record (its fields and compiled scope) when a decision asks for
 that intent. So a call costs the same with 5 intents as with 2,000. The key is the files'
@@ -37,6 +38,15 @@ if TYPE_CHECKING:
     from paw_tui.core.support.keyed import Mac
 
 CACHE_FORMAT = 2
+CACHE_NAME = "policy.json"
+
+
+def policy_cache_path(root: str) -> str:
+    """``<state dir>/workspaces/<key>/policy.json``: the workspace's compiled policy cache."""
+    from paw_tui.core.workspace.statedir import workspace_state_dir
+
+    return os.path.join(workspace_state_dir(root), CACHE_NAME)
+
 
 READS = "reads"
 COMPILES = "compiles"
@@ -331,7 +341,7 @@ def load_policy(root: str, *, use_cache: bool = True, signer: Mac | None = None)
             signer = None  # no key to be had: no cache either (the slow path every time)
     reader = None
     if use_cache and signer is not None:
-        reader = CacheReader.open(layout.at(root, layout.POLICY_CACHE), signer)
+        reader = CacheReader.open(policy_cache_path(root), signer)
         stamps = reader.header.get("stamps") if reader is not None else None
         if reader is not None and stamps is not None and stamps == current_stamps(root):
             cached = _from_cache(root, reader, str(reader.header.get("key")), None, signer)
@@ -433,7 +443,7 @@ def _restamp(reader: CacheReader, stamps: list[Stamp | None], signer: Mac, root:
 
     try:
         data = reader.with_header(dict(reader.header, stamps=stamps), signer)
-        replace_unsynced(layout.at(root, layout.POLICY_CACHE), data)
+        replace_unsynced(policy_cache_path(root), data)
     except OSError:
         pass
 
@@ -451,11 +461,12 @@ def save_policy_cache(
     try:
         signer = signer or load_key(policy.root, create=True)
         assert signer is not None
-        os.makedirs(layout.at(policy.root, layout.CACHE), exist_ok=True)
+        path = policy_cache_path(policy.root)
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
         header = policy.cache_header()
         header["stamps"] = stamps if stamps is not None and None not in stamps else None
         data = encode(header, policy.cache_records(), signer, listed=SELECTABLE)
-        replace_unsynced(layout.at(policy.root, layout.POLICY_CACHE), data)
+        replace_unsynced(path, data)
     except OSError:
         pass
 

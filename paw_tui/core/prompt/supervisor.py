@@ -2,6 +2,7 @@
 
 One instruction per session, or one for every session (global), kept in
 ``.orchestration/.cache/supervisor/`` (machine-owned, written atomically, safe to delete).
+Setting or clearing one is a person's act, recorded in the ledger before it takes effect.
 A session's own instruction takes the place of the global one. It reaches the agent inside
 ``<supervisor_instruction>...</supervisor_instruction>``; a tag of that name inside the text
 is neutralised so the text cannot close the element early. The gate imports this module:
@@ -15,6 +16,10 @@ import re
 
 from paw_tui.core.errors import ValidationError
 from paw_tui.core.workspace import layout
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from paw_tui.core.workspace.state import WorkspaceState
 
 GLOBAL_FILE = "global.json"
 SESSION_PREFIX = "session-"
@@ -40,16 +45,27 @@ def normalise_text(text: str) -> str:
 
 
 def set_supervisor(
-    root: str, text: str, session_id: str | None = None, *, now: float | None = None
+    root: str,
+    text: str,
+    session_id: str | None = None,
+    *,
+    now: float | None = None,
+    by: str = "human",
+    state: WorkspaceState | None = None,
 ) -> str:
-    """Store ``text`` for the session (or globally); returns the text as stored.
+    """Store ``text`` for the session (or globally), recorded as ``supervisor_set``; returns
+    the text as stored. A person's act: when it cannot be recorded nothing is stored
+    (:class:`~paw_tui.core.ledger.acts.UnrecordedAct`).
 
     Raises ValidationError for an empty or over-long instruction or a blank session id.
     """
     import json
-    import time
 
-    from paw_tui.core.support.fsutil import atomic_write
+    from paw_tui.core.handshake.sessions import state_lock
+    from paw_tui.core.ledger import records
+    from paw_tui.core.ledger.acts import record_act
+    from paw_tui.core.support.fsutil import PreparedFile
+    from paw_tui.core.workspace.machine_state import machine_dir
 
     if session_id is not None and not session_id.strip():
         raise ValidationError("The session id of a supervisor instruction must not be empty.")
@@ -60,16 +76,39 @@ def set_supervisor(
         raise ValidationError(
             f"The supervisor instruction is {len(stored)} characters long; the limit is {MAX_CHARS}."
         )
+    state = state or _state(root)
     record = {
         "scope": "global" if session_id is None else "session",
         "session_id": session_id,
         "text": stored,
-        "updated": time.time() if now is None else now,
+        "updated": state.now() if now is None else now,
     }
     path = supervisor_path(root, session_id)
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    atomic_write(path, json.dumps(record, ensure_ascii=False, indent=1).encode("utf-8"))
+    with state_lock(root):
+        machine_dir(root, layout.SUPERVISOR)
+        change = PreparedFile(
+            path, json.dumps(record, ensure_ascii=False, indent=1).encode("utf-8")
+        )
+        record_act(
+            state,
+            "setting the supervisor instruction",
+            records.SUPERVISOR_SET,
+            [change],
+            session_id=session_id,
+            reason=f"for {_target(session_id)}, by {by}",
+            instruction=stored,
+        )
     return stored
+
+
+def _state(root: str) -> WorkspaceState:
+    from paw_tui.core.workspace.state import WorkspaceState
+
+    return WorkspaceState(root)
+
+
+def _target(session_id: str | None) -> str:
+    return "every session" if session_id is None else f"session {session_id}"
 
 
 def get_supervisor(root: str, session_id: str | None = None) -> str | None:
@@ -98,13 +137,39 @@ def effective_supervisor(root: str, session_id: str | None = None) -> str | None
     return get_supervisor(root, None)
 
 
-def clear_supervisor(root: str, session_id: str | None = None) -> bool:
-    """Remove the session's (or the global) instruction; True when there was one."""
-    try:
-        os.unlink(supervisor_path(root, session_id))
-        return True
-    except FileNotFoundError:
+def clear_supervisor(
+    root: str,
+    session_id: str | None = None,
+    *,
+    by: str = "human",
+    state: WorkspaceState | None = None,
+) -> bool:
+    """Remove the session's (or the global) instruction, recorded as ``supervisor_cleared``;
+    True when there was one (none: nothing to record). Not removed when it cannot be
+    recorded (:class:`~paw_tui.core.ledger.acts.UnrecordedAct`)."""
+    from paw_tui.core.handshake.sessions import state_lock
+    from paw_tui.core.ledger import records
+    from paw_tui.core.ledger.acts import recorded
+
+    path = supervisor_path(root, session_id)
+    if not os.path.lexists(path):
         return False
+    state = state or _state(root)
+    with state_lock(root):
+        if not os.path.lexists(path):
+            return False
+        recorded(
+            state,
+            "clearing the supervisor instruction",
+            records.SUPERVISOR_CLEARED,
+            session_id=session_id,
+            reason=f"for {_target(session_id)}, by {by}",
+        )
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            return False
+    return True
 
 
 def neutralise_tags(text: str) -> str:

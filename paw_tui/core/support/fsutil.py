@@ -54,6 +54,40 @@ def atomic_write(path: str, data: bytes) -> None:
         raise
 
 
+class PreparedFile:
+    """New content for ``path``, already written and synced to a temporary file beside it.
+
+    :meth:`commit` moves it into place (one ``os.replace``: readers see the old file or the
+    new one); :meth:`discard` removes it and leaves ``path`` as it was. What a person's act
+    changes is prepared this way first, so that the act's ledger record can be written
+    before anything takes effect, and nothing takes effect when it cannot be.
+    """
+
+    __slots__ = ("path", "_temp")
+
+    def __init__(self, path: str, data: bytes) -> None:
+        self.path = os.path.abspath(path)
+        directory, name = os.path.split(self.path)
+        self._temp: str | None = _write_temp(directory, name, data)
+
+    def commit(self) -> None:
+        """Put the new content in place (once; a second call does nothing)."""
+        temp, self._temp = self._temp, None
+        if temp is None:
+            return
+        try:
+            os.replace(temp, self.path)
+        except BaseException:
+            _unlink_quietly(temp)
+            raise
+
+    def discard(self) -> None:
+        """Drop the new content; ``path`` stays as it was."""
+        temp, self._temp = self._temp, None
+        if temp is not None:
+            _unlink_quietly(temp)
+
+
 def replace_unsynced(path: str, data: bytes, mode: int = 0o644) -> None:
     """Replace ``path`` with ``data`` atomically but without a sync (state that is rebuilt or
     re-signed if lost: the ledger head, a drift snapshot, a confinement spec). The temporary

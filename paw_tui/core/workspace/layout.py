@@ -22,8 +22,8 @@ SCOPE_REQUESTS = f"{ORCHESTRATION}/scope_requests"
 ORCHESTRATION_GITIGNORE = f"{ORCHESTRATION}/.gitignore"
 
 CACHE = f"{ORCHESTRATION}/.cache"
-"""Machine-owned and rebuildable: the compiled policy, the per-intent index, locks."""
-POLICY_CACHE = f"{CACHE}/policy.json"
+"""Machine-owned and rebuildable: the per-intent index, locks, supervisor instructions (the
+compiled policy lives in the state directory: reading writes nothing in the workspace)."""
 STATE_LOCK = f"{CACHE}/state.lock"
 SUPERVISOR = f"{CACHE}/supervisor"
 
