@@ -32,8 +32,10 @@ def _sections() -> list[tuple[str, list[type[DOMNode]]]]:
     from paw_tui.tui.dialogs.help import HelpScreen
     from paw_tui.tui.dialogs.record_detail import RecordDetail
     from paw_tui.tui.dialogs.scope_request import ScopeRequestModal
+    from paw_tui.tui.screens.intent_form import IntentForm
     from paw_tui.tui.screens.main import MainScreen
     from paw_tui.tui.screens.prompt_view import PromptView
+    from paw_tui.tui.screens.sessions_view import SessionsView
     from paw_tui.tui.widgets.intents_pane import IntentsPane
     from paw_tui.tui.widgets.trace_pane import TracePane
     from paw_tui.tui.widgets.trace_view import TraceView
@@ -45,6 +47,8 @@ def _sections() -> list[tuple[str, list[type[DOMNode]]]]:
         ("Trace", [TracePane, TraceView]),
         ("Scope and Instructions text", [VerticalScroll]),
         ("Prompt view (p)", [PromptView]),
+        ("Sessions view (S)", [SessionsView]),
+        ("Intent form (n, e)", [IntentForm]),
         ("Approval", [ApprovalModal]),
         ("Scope request", [ScopeRequestModal]),
         ("Confirmation", [ConfirmModal, ChoiceModal]),

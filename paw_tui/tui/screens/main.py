@@ -20,6 +20,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Footer, Header, Input, Tab, Tabs
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from paw_tui.core.intents.model import Intent
 from paw_tui.core.ledger.line_index import TraceIndex
 from paw_tui.core.workspace import layout
 from paw_tui.tui.attention import Attention
@@ -74,6 +75,7 @@ class MainScreen(Screen[None]):
         Binding("a", "review_approvals", "Approvals", show=False, id="main.approvals"),
         Binding("z", "zoom", "Zoom", id="main.zoom"),
         Binding("p", "show_prompt", "Prompt", id="main.prompt"),
+        Binding("S", "show_sessions", "Sessions", id="main.sessions"),
     ]
 
     def __init__(
@@ -165,6 +167,11 @@ class MainScreen(Screen[None]):
 
     @on(IntentsChanged)
     def _intents_changed(self, message: IntentsChanged) -> None:
+        from paw_tui.tui.screens.sessions_view import SessionsView
+
+        for screen in self.app.screen_stack:  # the sessions changed too, maybe
+            if isinstance(screen, SessionsView):
+                screen.reload()
         intents = self.query_one(IntentsPane)
         intents.show(message.policy, message.held, message.awaiting)
         self.query_one(ScopePane).show(message.policy, intents.highlighted)
@@ -194,6 +201,43 @@ class MainScreen(Screen[None]):
     # -- actions -----------------------------------------------------------------------------
     def action_review_approvals(self) -> None:
         self.approvals.review()
+
+    def _highlighted_intent(self) -> Intent | None:
+        pane = self.query_one(IntentsPane)
+        if pane.policy is None or pane.highlighted is None:
+            return None
+        return pane.policy.intent(pane.highlighted)
+
+    def action_new_intent(self) -> None:
+        self._open_form(None)
+
+    def action_edit_intent(self) -> None:
+        intent = self._highlighted_intent()
+        if intent is None:
+            self.notify("Highlight an intent first.", severity="warning")
+            return
+        self._open_form(intent)
+
+    def _open_form(self, intent: Intent | None) -> None:
+        from paw_tui.tui.screens.intent_form import IntentForm
+
+        policy = self.query_one(IntentsPane).policy
+        if policy is None or not policy.valid:
+            reason = policy.unavailable_reason if policy is not None else "not read yet"
+            self.notify(f"The intents cannot be edited now: {reason}", severity="error")
+            return
+
+        def saved(intent_id: str | None) -> None:
+            if intent_id:
+                self.query_one(IntentsPane).highlighted = intent_id
+                self.watcher.nudge()
+
+        self.app.push_screen(IntentForm(self.root, policy, intent), saved)
+
+    def action_show_sessions(self) -> None:
+        from paw_tui.tui.screens.sessions_view import SessionsView
+
+        self.app.push_screen(SessionsView(self.root, self.clock))
 
     def action_change_status(self) -> None:
         from paw_tui.core.intents.model import STATUSES

@@ -43,6 +43,8 @@ class IntentsPane(Pane):
     #intent-problems { color: $error; }
     """
     BINDINGS = [
+        Binding("n", "screen.new_intent", "New", id="intents.new"),
+        Binding("e", "screen.edit_intent", "Edit", id="intents.edit"),
         Binding("s", "screen.change_status", "Set status", id="intents.set_status"),
         Binding("f", "screen.trace_intent", "Its trace", id="intents.trace"),
     ]
