@@ -103,7 +103,8 @@ async def test_e_edits_the_highlighted_intent_and_the_status_starts_on_its_own(
         table = app.query_one("#intents-table", DataTable)
         await until(pilot, lambda: "take two" in str(table.get_cell("INT-001", "name")))
     edited = [r for r in ledger_lines(workspace) if r["event"] == "intent_edited"]
-    assert len(edited) == 1 and set(edited[0]["fields"]) == {"name", "depends_on"}  # type: ignore[arg-type]
+    fields = edited[0]["fields"]
+    assert len(edited) == 1 and isinstance(fields, list) and set(fields) == {"name", "depends_on"}
     assert "take two" in intents_yaml(workspace)
 
 
@@ -124,7 +125,8 @@ async def test_the_sessions_view_lists_live_sessions_and_releases_one(
         assert row[5] == "just now"
         await pilot.press("r")
         await until(pilot, lambda: isinstance(app.screen, ConfirmModal))
-        assert "It frees INT-001" in app.screen.question
+        confirm = app.screen
+        assert isinstance(confirm, ConfirmModal) and "It frees INT-001" in confirm.question
         await pilot.press("n")  # declined: nothing happens
         await until(pilot, lambda: app.screen is view)
         assert "session_released" not in [r["event"] for r in ledger_lines(workspace)]
