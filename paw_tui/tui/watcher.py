@@ -24,7 +24,12 @@ from paw_tui.core.ledger.line_index import APPENDED, MISSING, RESET
 from paw_tui.core.workspace import layout
 from paw_tui.tui.controllers.approvals import PendingApproval
 from paw_tui.tui.controllers.scope_requests import PendingScopeRequest, ScopeRequestsChanged
-from paw_tui.tui.messages import ApprovalsChanged, IntentsChanged, LedgerGrew
+from paw_tui.tui.messages import (
+    ApprovalsChanged,
+    IntentsChanged,
+    LedgerGrew,
+    LedgerHealthChanged,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -47,6 +52,11 @@ NOTIFY_STEP_MS = 3
 """How long a burst of changes may pause before it is reported (the notification latency)."""
 NOTIFY_DEBOUNCE_MS = 20
 """The longest a burst of changes is gathered before it is reported."""
+HEALTH_EVERY = 2.0
+"""Seconds between looks at whether the ledger can be appended: the mark a failed append
+leaves is outside the workspace, where no notification reaches."""
+HEALTH_LOCK_WAIT = 0.2
+"""How long that look waits for the ledger's lock (the watcher has other work)."""
 RETRY_EVERY = 50
 """Ticks between checks, when polling for want of ``.orchestration/``, whether it exists."""
 POLL_ENV = "PAW_TUI_POLL"
@@ -199,6 +209,8 @@ class WorkspaceWatcher:
         self._posted_approvals: tuple[str, ...] | None = None
         self._scope_key: object = ()
         self._posted_scope: tuple[str, ...] | None = None
+        self._health_at = float("-inf")
+        self._posted_health: tuple[bool, str] | None = None
 
     def nudge(self) -> None:
         """Look again now (after the UI itself changed the state)."""
@@ -277,7 +289,22 @@ class WorkspaceWatcher:
                 self._look_at_approvals()
             if SCOPE in kinds:
                 self._look_at_scope_requests()
+        if time.monotonic() - self._health_at >= HEALTH_EVERY:  # after the news, never before
+            self._look_at_health()
         return left
+
+    def _look_at_health(self) -> None:
+        from paw_tui.core.ledger.health import ledger_health
+
+        self._health_at = time.monotonic()
+        try:
+            health = ledger_health(self.root, lock_wait=HEALTH_LOCK_WAIT)
+        except OSError:  # no state directory to read the mark from: nothing to say
+            return
+        key = (health.denying, health.message() if health.denying else "")
+        if key != self._posted_health:
+            self._posted_health = key
+            self.post(LedgerHealthChanged(health))
 
     def look_at_state(self) -> None:
         """Everything but the ledger, now."""

@@ -17,7 +17,7 @@ from textual.containers import Grid
 from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import DataTable, Footer, Header, Input, Tab, Tabs
+from textual.widgets import DataTable, Footer, Header, Input, Static, Tab, Tabs
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from paw_tui.core.intents.model import Intent
@@ -29,7 +29,13 @@ from paw_tui.tui.controllers.decisions import DecisionQueue
 from paw_tui.tui.controllers.scope_requests import ScopeRequestQueue, ScopeRequestsChanged
 from paw_tui.tui.display import shorten_home
 from paw_tui.tui.header import subtitle
-from paw_tui.tui.messages import ApprovalsChanged, IntentHighlighted, IntentsChanged, LedgerGrew
+from paw_tui.tui.messages import (
+    ApprovalsChanged,
+    IntentHighlighted,
+    IntentsChanged,
+    LedgerGrew,
+    LedgerHealthChanged,
+)
 from paw_tui.tui.watcher import WorkspaceWatcher
 from paw_tui.tui.widgets.instructions_pane import InstructionsPane
 from paw_tui.tui.widgets.intents_pane import IntentsPane
@@ -119,6 +125,7 @@ class MainScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Header()
+        yield Static("", id="ledger-banner")
         yield PaneTabs(
             *(Tab(f"{n} {name.title()}", id=f"tab-{name}") for n, name in enumerate(PANES, 1)),
             active="tab-intents",
@@ -163,7 +170,18 @@ class MainScreen(Screen[None]):
     # -- what the watcher reports ------------------------------------------------------------
     @on(LedgerGrew)
     def _ledger_grew(self, message: LedgerGrew) -> None:
-        self.query_one(TracePane).apply_update(message.update)
+        trace = self.query_one(TracePane)
+        appended = trace.apply_update(message.update)
+        # the files the highlighted intent touched follow its new records
+        scope = self.query_one(ScopePane)
+        if scope.intent_id is None:
+            return
+        if appended is None or any(
+            (record := self.index.record(line)) is not None
+            and record.get("intent_id") == scope.intent_id
+            for line in appended
+        ):
+            scope.load_touched(scope.intent_id)
 
     @on(IntentsChanged)
     def _intents_changed(self, message: IntentsChanged) -> None:
@@ -176,6 +194,23 @@ class MainScreen(Screen[None]):
         intents.show(message.policy, message.held, message.awaiting)
         self.query_one(ScopePane).show(message.policy, intents.highlighted)
         self.query_one(TracePane).known_intents = [i.id for i in message.policy.intents]
+
+    @on(LedgerHealthChanged)
+    def _ledger_health(self, message: LedgerHealthChanged) -> None:
+        """While the ledger cannot be appended the gate denies every mutating tool and no
+        act of the person's can be recorded: a banner says so until it can."""
+        from rich.markup import escape
+
+        from paw_tui.core.support.printable import printable
+
+        banner = self.query_one("#ledger-banner", Static)
+        health = message.health
+        banner.display = health.denying
+        if health.denying:
+            banner.update(
+                "[b]The gate is denying every mutating tool: it cannot record.[/b] "
+                + escape(printable(health.message()))
+            )
 
     @on(ApprovalsChanged)
     def _approvals_changed(self, message: ApprovalsChanged) -> None:

@@ -134,18 +134,22 @@ class PromptView(Screen[None]):
     def apply(self, action: str, scope: str) -> None:
         from paw_tui.core.errors import PawError
         from paw_tui.core.prompt.supervisor import clear_supervisor, set_supervisor
+        from paw_tui.tui.controllers.decisions import decider_name
 
         if scope == "session" and self.session_id == NO_SESSION:
             self.notify("Pick a session first, or set it for every session.", severity="warning")
             return
         target = self._target(scope)
         try:
+            text = self.query_one("#supervisor-input", Input).value
             if action == "set":
-                set_supervisor(self.root, self.query_one("#supervisor-input", Input).value, target)
+                set_supervisor(self.root, text, target, by=decider_name())
             else:
-                clear_supervisor(self.root, target)
+                clear_supervisor(self.root, target, by=decider_name())
         except PawError as exc:
-            self.notify(str(exc), severity="error")
+            from paw_tui.tui.dialogs.act_failed import report_failure
+
+            report_failure(self.app, str(exc))  # stays until dismissed: nothing was set
             return
         self.notify(
             f"Supervisor instruction {'set' if action == 'set' else 'cleared'} "

@@ -15,6 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
+from textual.timer import Timer
 from textual.widgets import Input, Static
 from textual.worker import Worker
 
@@ -44,6 +45,17 @@ INSTALL_HINT = (
     "No records yet. Set up an agent client so its tool calls come through the gate and "
     "are recorded here: paw-tui install claude-code (or {others})."
 )
+INSTALLED_HINT = (
+    "No records yet. Set up here: {clients}. Start an agent session in this workspace: its "
+    "first tool call is recorded here."
+)
+INSTALL_LOOK = 3.0
+"""Seconds between looks at which clients are set up, while the ledger is empty."""
+REVERIFY_QUIET = 2.0
+"""Seconds without an append before the chain is verified again (records arrived since)."""
+REVERIFY_QUIET_BIG = 60.0
+"""The same for a ledger of :data:`BIG_LEDGER` records or more: a check costs seconds there."""
+BIG_LEDGER = 100_000
 
 
 class TracePane(Pane):
@@ -76,6 +88,10 @@ class TracePane(Pane):
         text: str
         ok: bool
 
+    @dataclass
+    class Installed(Message):
+        clients: list[str]
+
     def __init__(
         self,
         root: str,
@@ -95,7 +111,10 @@ class TracePane(Pane):
         self.new_count = 0
         self.chain = "verifying…"
         self.chain_ok = True
+        self.chain_newer = 0  # records appended since the chain's status was found
         self.verify_started = False
+        self.installed: list[str] | None = None  # clients set up here (None: not looked yet)
+        self._reverify_timer: Timer | None = None
         # Set once a scan has been adopted: until then the watcher would read the whole file
         # as "appended" lines, so it waits.
         self.ready = ready
@@ -138,6 +157,41 @@ class TracePane(Pane):
     def on_mount(self) -> None:
         self.load()  # the older lines and the chain's check follow the first paint (_loaded)
         self.update_status()
+        self.set_interval(INSTALL_LOOK, self._look_for_clients)
+
+    def _look_for_clients(self) -> None:
+        if len(self.index) == 0 and self.index.fully_indexed and self.ready.is_set():
+            self.look_for_clients()
+
+    @work(thread=True, exclusive=True, group="trace-installed", exit_on_error=False)
+    def look_for_clients(self) -> None:
+        from paw_tui.tui.install_state import installed_clients
+
+        self.post_message(self.Installed(installed_clients(self.root)))
+
+    @on(Installed)
+    def _installed(self, message: Installed) -> None:
+        if message.clients != self.installed:
+            self.installed = message.clients
+            self.show_hint()
+
+    def chain_may_be_stale(self, added: int) -> None:
+        """Records arrived after the chain's status was found: say so, and check again once
+        the appends pause (a long pause for a big ledger: a check costs seconds there)."""
+        self.chain_newer += added
+        if self._reverify_timer is not None:
+            self._reverify_timer.stop()
+        quiet = REVERIFY_QUIET if len(self.index) < BIG_LEDGER else REVERIFY_QUIET_BIG
+        if self.chain == "no records yet":
+            quiet = 0.01  # nothing was checked: check now
+        self._reverify_timer = self.set_timer(quiet, self._reverify)
+
+    def _reverify(self) -> None:
+        self._reverify_timer = None
+        self.chain = "verifying…"
+        self.chain_newer = 0
+        self.update_status()
+        self.verify()
 
     # -- workers -----------------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="trace-load", exit_on_error=False)
@@ -249,6 +303,8 @@ class TracePane(Pane):
         if not self.verify_started:
             self.verify_started = True
             self.call_after_refresh(self.verify)
+            if not len(self.index):
+                self.call_after_refresh(self.look_for_clients)
         if prepended:
             self.view.lines_prepended(prepended)
         if self.filter:
@@ -257,8 +313,9 @@ class TracePane(Pane):
             self.view.data_changed(keep_position=False)
         self.update_status()
 
-    def apply_update(self, update: Update) -> None:
-        """Lines appended, or the file truncated or replaced (from the workspace watcher)."""
+    def apply_update(self, update: Update) -> range | None:
+        """Lines appended, or the file truncated or replaced (from the workspace watcher);
+        the lines appended (None: the ledger is read again)."""
         if update.kind in (RESET, MISSING):
             self.ready.clear()
             self.index.apply(update)
@@ -266,14 +323,18 @@ class TracePane(Pane):
             self.new_count = 0
             self.notify("The ledger was truncated or replaced; reloading it.", severity="warning")
             self.load()
+            self.chain, self.chain_newer = "verifying…", 0
             self.verify()
             self.update_status()
-            return
+            return None
         if update.offsets and update.offsets[0] != self.index.end:
-            return  # a poll that raced a reload; the next one will catch up
+            return range(0)  # a poll that raced a reload; the next one will catch up
         first = len(self.index)
         self.index.apply(update)
         added = len(self.index) - first
+        appended = range(first, len(self.index))
+        if added and not self.chain.startswith("verifying"):
+            self.chain_may_be_stale(added)
         if self.filter and self.view.rows is not None:
             matches = self._matching_lines(first, len(self.index))
             self.view.rows.extend(matches)
@@ -282,6 +343,7 @@ class TracePane(Pane):
             self.new_count += added
         self.view.data_changed()
         self.update_status()
+        return appended
 
     @on(Filtered)
     def _filtered(self, message: Filtered) -> None:
@@ -348,7 +410,8 @@ class TracePane(Pane):
         ]
         if self.filter:
             parts.append(count(shown, "match", "matches"))
-        parts.append(f"chain: {self.chain}")
+        newer = f" ({self.chain_newer:,} newer)" if self.chain_newer else ""
+        parts.append(f"chain: {self.chain}{newer}")
         parts.append("tail: on" if self.view.following else "tail: off")
         if self.new_count:
             parts.append(f"{self.new_count} new ↓ (G)")
@@ -363,8 +426,12 @@ class TracePane(Pane):
         if not lines and len(self.index) == 0 and self.index.fully_indexed and self.ready.is_set():
             from paw_tui.core.clients.registry import CLIENTS
 
-            others = ", ".join(name for name in CLIENTS if name != "claude-code")
-            lines.append(f"[$text-muted]{escape(INSTALL_HINT.format(others=others))}[/]")
+            if self.installed:
+                text = INSTALLED_HINT.format(clients=", ".join(self.installed))
+            else:
+                others = ", ".join(name for name in CLIENTS if name != "claude-code")
+                text = INSTALL_HINT.format(others=others)
+            lines.append(f"[$text-muted]{escape(text)}[/]")
         hint.update("\n".join(lines))
         hint.display = bool(lines)
 
