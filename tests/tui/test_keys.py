@@ -27,7 +27,7 @@ SMALL = (80, 24)
 WIDE = (160, 48)
 # every single key the main screen, its panes or the app bind: typed into a field, each
 # must land in the field as text
-COMMAND_KEYS = "szpatdfcqx1234/?jkgG"
+COMMAND_KEYS = "szpatdfcqx1234/?jkgGneS"
 
 
 async def started(app: PawApp, pilot) -> MainScreen:  # type: ignore[no-untyped-def]

@@ -20,7 +20,12 @@ NO_SESSION = "(a new session)"
 
 
 class PromptView(Screen[None]):
-    BINDINGS = [Binding("escape", "close", "Back", id="prompt.back")]
+    # the layers, not the session picker: a focused Select takes printable keys as a search
+    AUTO_FOCUS = "#prompt-layers"
+    BINDINGS = [
+        Binding("e", "edit_supervisor", "Supervisor", id="prompt.supervisor"),
+        Binding("escape", "close", "Back", id="prompt.back"),
+    ]
 
     @dataclass
     class Assembled(Message):
@@ -156,6 +161,9 @@ class PromptView(Screen[None]):
             f"for {'every session' if target is None else 'session ' + target}."
         )
         self.assemble(self.session_id)
+
+    def action_edit_supervisor(self) -> None:
+        self.query_one("#supervisor-input", Input).focus()
 
     def action_close(self) -> None:
         self.dismiss(None)
