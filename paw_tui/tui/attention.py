@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import sys
+
 from textual import _time  # the clock Textual stamps events with (monotonic; Windows: perf_counter)
-from textual.widgets import Input, TextArea
+from textual.widgets import Input
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -29,7 +31,11 @@ def now() -> float:
 
 
 def is_text_field(widget: Widget | None) -> bool:
-    return isinstance(widget, (Input, TextArea))
+    if isinstance(widget, Input):
+        return True
+    # TextArea only where a form imported it: importing it here would slow the first paint
+    text_area = sys.modules.get("textual.widgets._text_area")
+    return text_area is not None and isinstance(widget, text_area.TextArea)
 
 
 class Attention:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from textual.pilot import Pilot
 
 
-async def until(pilot: Pilot[None], condition: Callable[[], object], steps: int = 200) -> None:
+async def until(pilot: Pilot[None], condition: Callable[[], object], steps: int = 400) -> None:
     """Let the app run until ``condition()`` holds (at most ``steps`` pauses)."""
     for _ in range(steps):
         if condition():

@@ -67,7 +67,9 @@ async def settle(pilot: Pilot[None], scene: str) -> None:
         view = app.query_one(TraceView)
         status = str(app.query_one("#trace-status").render())
         ready = view.row_count > 0 and "verifying" not in status and "indexing" not in status
-        ready = ready and app.query_one("#layers-table", DataTable).row_count > 0
+        tables = app.query("#layers-table").results(DataTable)
+        ready = ready and any(table.row_count > 0 for table in tables)
+        ready = ready and "…" not in str(app.sub_title).split("shell:")[-1]  # protection probed
         if scene == "approval":
             ready = (
                 ready

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -25,18 +24,9 @@ from paw_tui.tui.widgets.trace_pane import TracePane
 from paw_tui.tui.widgets.trace_view import TraceView
 
 from .conftest import approvals_required, claude, gate, ledger_lines, select, write
-from .pilot_wait import answer
+from .pilot_wait import answer, until
 
 SIZE = (140, 44)
-
-
-async def until(pilot: Pilot[None], condition: Callable[[], object], steps: int = 100) -> None:
-    """Let the app run until ``condition()`` holds (bounded by steps, never by a clock)."""
-    for _ in range(steps):
-        if condition():
-            return
-        await pilot.pause(0.05)
-    assert condition(), "condition never held"
 
 
 def modal_ready(app: PawApp) -> bool:
@@ -135,6 +125,7 @@ async def test_path_tester_names_the_deciding_pattern(workspace: Path, user_dir:
 async def test_instruction_layers_and_exact_context_text(workspace: Path, user_dir: str) -> None:
     app = PawApp(str(workspace), user_dir=user_dir, watch_approvals=False)
     async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.query("#layers-table"))  # built after the first paint
         layers = app.query_one("#layers-table", DataTable)
         await until(pilot, lambda: layers.row_count == 3)
         statuses = {str(layers.get_row_at(i)[0]): str(layers.get_row_at(i)[1]) for i in range(3)}

@@ -32,6 +32,7 @@ COMMAND_KEYS = "szpatdfcqx1234/?jkgGneS"
 
 async def started(app: PawApp, pilot) -> MainScreen:  # type: ignore[no-untyped-def]
     await until(pilot, lambda: app.query_one(TraceView).row_count > 0)
+    await until(pilot, lambda: app.query("#context-scroll"))  # built after the first paint
     await until(pilot, lambda: app.focused is app.query_one("#intents-table"))
     return app.main
 

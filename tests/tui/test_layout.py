@@ -97,6 +97,7 @@ async def test_at_80x24_every_pane_is_a_tab_with_its_essentials(
         assert str(held.label) == "HELD BY" and held.content_width >= 2
         # instructions: the context text has rows of its own, tokens a real estimate
         await pilot.press("1")
+        await until(pilot, lambda: app.query("#layers-table"))
         layers = app.query_one("#layers-table", DataTable)
         await until(pilot, lambda: layers.row_count == 3)
         await pilot.pause()

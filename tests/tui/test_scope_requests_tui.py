@@ -197,8 +197,8 @@ async def test_approvals_and_scope_requests_take_turns(workspace: Path, user_dir
 async def test_header_names_the_active_shell_protection(workspace: Path, user_dir: str) -> None:
     app = PawApp(str(workspace), user_dir=user_dir, watch_approvals=False)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        assert f"shell: {protection(str(workspace)).kind}" in str(app.sub_title)
+        kind = protection(str(workspace)).kind
+        await until(pilot, lambda: f"shell: {kind}" in str(app.sub_title))
 
 
 @pytest.mark.anyio

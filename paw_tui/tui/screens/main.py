@@ -141,16 +141,33 @@ class MainScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        from paw_tui.core.confine.status import protection
-
-        # what holds the agents' shell commands: a few small reads and one system call
-        self.shell = protection(self.root).kind
         self.show_header()
         self.watch(self, "focused", self._focus_moved)
         self.watch(self, "maximized", lambda _: self._focus_moved(self.focused))
         self._fit_layout()
         self._focus(self.query_one("#intents-table", DataTable))
+        # the rest starts once the newest records are painted (_trace_painted)
+
+    @on(TracePane.Painted)
+    async def _trace_painted(self) -> None:
+        """The first paint is the trace's newest records (DESIGN §10): the instructions pane's
+        widgets, and the threads that read everything else (their imports and parsing hold
+        the interpreter lock), come after."""
         self.watch_workspace()
+        self.probe_protection()
+        await self.query_one(InstructionsPane).build()
+
+    @work(thread=True, exclusive=True, group="protection", exit_on_error=False)
+    def probe_protection(self) -> None:
+        """What holds the agents' shell commands: a few small reads and one system call."""
+        from paw_tui.core.confine.status import protection
+
+        kind = protection(self.root).kind
+        self.app.call_from_thread(self._protection_found, kind)
+
+    def _protection_found(self, kind: str) -> None:
+        self.shell = kind
+        self.show_header()
 
     @work(thread=True, exclusive=True, group="workspace-watch", exit_on_error=False)
     def watch_workspace(self) -> None:
@@ -193,7 +210,9 @@ class MainScreen(Screen[None]):
         intents = self.query_one(IntentsPane)
         intents.show(message.policy, message.held, message.awaiting)
         self.query_one(ScopePane).show(message.policy, intents.highlighted)
-        self.query_one(TracePane).known_intents = [i.id for i in message.policy.intents]
+        trace = self.query_one(TracePane)
+        trace.known_intents = [i.id for i in message.policy.intents]
+        trace.show_hint()  # an intent the filter names may have come or gone
 
     @on(LedgerHealthChanged)
     def _ledger_health(self, message: LedgerHealthChanged) -> None:
@@ -351,7 +370,8 @@ class MainScreen(Screen[None]):
         """The header's line for the terminal's width, set on the app so that every screen's
         header shows it: what waits stays visible, the path gives way first."""
         width = self.app.size.width if self.is_attached else 80
-        self.app.sub_title = subtitle(shorten_home(self.root), self.shell, self.waiting, width)
+        shell = self.shell or "…"
+        self.app.sub_title = subtitle(shorten_home(self.root), shell, self.waiting, width)
 
     # -- layout and focus --------------------------------------------------------------------
     def on_resize(self) -> None:
@@ -410,19 +430,22 @@ class MainScreen(Screen[None]):
         widget.focus()
 
     def _stops(self) -> list[Widget]:
-        """Every widget tab stops at, pane by pane (only the zoomed pane's when zoomed)."""
+        """Every widget tab stops at, pane by pane (only the zoomed pane's when zoomed; a
+        pane still being built has none yet)."""
         names = [self._pane_of(self.maximized)] if self.maximized is not None else PANES
         return [
-            self.query_one(selector)
+            widget
             for name in names
             if name is not None
             for selector in self.pane(name).STOPS
+            for widget in self.query(selector)
         ]
 
     def action_focus_pane(self, name: str) -> None:
         if self.maximized is not None and self._pane_of(self.maximized) != name:
             self.minimize()
-        self._focus(self.query_one(self.pane(name).STOPS[0]))
+        first = self.query(self.pane(name).STOPS[0])
+        self._focus(first.first() if first else self.pane(name))
 
     def action_focus_step(self, step: int) -> None:
         stops = self._stops()

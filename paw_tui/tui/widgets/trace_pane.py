@@ -92,6 +92,10 @@ class TracePane(Pane):
     class Installed(Message):
         clients: list[str]
 
+    class Painted(Message):
+        """The newest records are on screen for the first time: work that can wait until
+        then (the other panes, the watcher) may start without delaying that paint."""
+
     def __init__(
         self,
         root: str,
@@ -302,6 +306,7 @@ class TracePane(Pane):
             self.call_after_refresh(self.load_older, message.snapshot, message.generation)
         if not self.verify_started:
             self.verify_started = True
+            self.call_after_refresh(self.post_message, self.Painted())
             self.call_after_refresh(self.verify)
             if not len(self.index):
                 self.call_after_refresh(self.look_for_clients)
