@@ -9,9 +9,8 @@ holds. Free of the screens, so any of them may ask.
 
 from __future__ import annotations
 
-from typing import Any
-
 import sys
+from typing import Any
 
 from textual import _time  # the clock Textual stamps events with (monotonic; Windows: perf_counter)
 from textual.widgets import Input
