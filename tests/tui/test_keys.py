@@ -21,7 +21,7 @@ from paw_tui.tui.screens.prompt_view import PromptView
 from paw_tui.tui.widgets.pane import FOCUS_MARK, Pane
 from paw_tui.tui.widgets.trace_view import TraceView
 
-from .test_app import until
+from .pilot_wait import until
 
 SMALL = (80, 24)
 WIDE = (160, 48)
