@@ -16,7 +16,8 @@ from paw_tui.tui.widgets.trace_pane import TracePane
 from paw_tui.tui.widgets.trace_view import TraceView
 
 from .conftest import ledger_lines
-from .test_app import text_of, until
+from .pilot_wait import until
+from .test_app import text_of
 
 PANES = ("#instructions", "#intents", "#scope", "#trace")
 PATH = "src/acme_billing/observability/json_logging.py"
