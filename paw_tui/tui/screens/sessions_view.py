@@ -30,9 +30,13 @@ COLUMNS = (
     ("INTENT", "intent"),
     ("STATE", "state"),
     ("AGE", "age"),
-    ("LAST ACTIVITY", "seen"),
+    ("LAST SEEN", "seen"),
 )
 AWAITING = "awaiting approval"
+FULL_IDS_FROM = 110
+"""Below this width a session id shows its first characters (enough to tell sessions apart),
+so the age and last activity stay on screen."""
+SHORT_ID = 10
 NOTHING = "No live session: agents appear here from their first tool call through the gate."
 
 
@@ -98,9 +102,13 @@ class SessionsView(Screen[None]):
         table.clear()
         self.sessions = message.sessions
         now = self.clock()
+        short = self.size.width < FULL_IDS_FROM
         for session in message.sessions:
+            shown = printable(session.session_id)
+            if short and len(shown) > SHORT_ID:
+                shown = shown[: SHORT_ID - 1] + "…"
             table.add_row(
-                printable(session.session_id),
+                shown,
                 printable(session.client or "-"),
                 printable(session.intent_id or "-"),
                 state_of(session),

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rich.markup import escape
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
@@ -17,6 +17,16 @@ from paw_tui.tui.display import elide_middle, shorten_home
 from paw_tui.tui.widgets.pane import Pane
 
 COLUMNS = ("LAYER", "STATUS", "SIZE", "TOKENS", "PATH")
+
+
+class Picker(Select[str]):
+    """A Select built after the first paint (InstructionsPane.build): quitting while it is
+    being mounted removes its parts first, and Textual 8.2.8's Select then fails looking
+    for them on mount; a picker that lost its parts has nothing to set up."""
+
+    def _on_mount(self, event: events.Mount) -> None:
+        if self.query("SelectOverlay"):
+            super()._on_mount(event)
 
 
 class InstructionsPane(Pane):
@@ -78,8 +88,8 @@ class InstructionsPane(Pane):
         await self.mount_all(
             [
                 Horizontal(
-                    Select[str]([], prompt="agent", id="agent-select", compact=True),
-                    Select[str]([], prompt="work item", id="work-select", compact=True),
+                    Picker([], prompt="agent", id="agent-select", compact=True),
+                    Picker([], prompt="work item", id="work-select", compact=True),
                     id="instructions-pickers",
                 ),
                 Input(placeholder="or type an agent name", id="agent-input", compact=True),

@@ -56,6 +56,9 @@ REVERIFY_QUIET = 2.0
 REVERIFY_QUIET_BIG = 60.0
 """The same for a ledger of :data:`BIG_LEDGER` records or more: a check costs seconds there."""
 BIG_LEDGER = 100_000
+FIRST_PAINT_WAIT = 1.0
+"""Seconds after the first records are read beyond which the work kept back for the first
+paint starts anyway."""
 
 
 class TracePane(Pane):
@@ -118,6 +121,8 @@ class TracePane(Pane):
         self.chain_newer = 0  # records appended since the chain's status was found
         self.verify_started = False
         self.installed: list[str] | None = None  # clients set up here (None: not looked yet)
+        self.first_painted = False
+        self._waiting: list[tuple[Callable[..., object], tuple[object, ...]]] = []
         self._reverify_timer: Timer | None = None
         # Set once a scan has been adopted: until then the watcher would read the whole file
         # as "appended" lines, so it waits.
@@ -147,6 +152,33 @@ class TracePane(Pane):
                 self._show_fields(self.view.line_of(self.view.cursor))
         # shown again (a tab chosen, a zoom undone): the cursor row back in view
         self.view.call_after_refresh(self.view.scroll_to_cursor)
+
+    @on(TraceView.NewestPainted)
+    def _newest_painted(self) -> None:
+        self._first_paint_done()
+
+    def _after_first_paint(self, work: Callable[..., object], *args: object) -> None:
+        """Run ``work`` once the newest records are on screen (at once after that): its
+        thread would take the interpreter lock from the first paint (DESIGN §10)."""
+        if self.first_painted:
+            self.call_after_refresh(work, *args)
+        else:
+            self._waiting.append((work, args))
+
+    def _unless_on_screen(self) -> None:
+        """A trace not on screen (another pane's tab on a narrow terminal) paints nothing:
+        the first paint is then the screen as it is."""
+        if not self.view.region.area:
+            self._first_paint_done()
+
+    def _first_paint_done(self) -> None:
+        if self.first_painted:
+            return
+        self.first_painted = True
+        waiting, self._waiting = self._waiting, []
+        for job, args in waiting:
+            self.call_after_refresh(job, *args)
+        self.post_message(self.Painted())
 
     @on(TraceView.CursorMoved)
     def _cursor_moved(self, message: TraceView.CursorMoved) -> None:
@@ -303,13 +335,17 @@ class TracePane(Pane):
         self.ready.set()
         # background work waits until the newest records are on screen
         if message.snapshot.complete_from and not self.index.fully_indexed:
-            self.call_after_refresh(self.load_older, message.snapshot, message.generation)
+            self._after_first_paint(self.load_older, message.snapshot, message.generation)
         if not self.verify_started:
             self.verify_started = True
-            self.call_after_refresh(self.post_message, self.Painted())
-            self.call_after_refresh(self.verify)
-            if not len(self.index):
-                self.call_after_refresh(self.look_for_clients)
+            self._after_first_paint(self.verify)
+            if not len(self.index):  # nothing to paint: the empty pane is the first paint
+                self._after_first_paint(self.look_for_clients)
+                self.call_after_refresh(self._first_paint_done)
+            else:
+                self.call_after_refresh(self._unless_on_screen)
+            # whatever happens on screen, the rest does not wait longer than this
+            self.set_timer(FIRST_PAINT_WAIT, self._first_paint_done)
         if prepended:
             self.view.lines_prepended(prepended)
         if self.filter:

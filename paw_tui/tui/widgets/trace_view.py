@@ -89,6 +89,16 @@ class TraceView(ScrollView, can_focus=True):
             return isinstance(message, TraceView.CursorMoved)
 
     @dataclass
+    class NewestPainted(Message):
+        """The newest record was painted for the first time (the first paint, DESIGN §10)."""
+
+        view: TraceView
+
+        @property
+        def control(self) -> TraceView:
+            return self.view
+
+    @dataclass
     class TailChanged(Message):
         """The view started or stopped following the newest record."""
 
@@ -112,6 +122,7 @@ class TraceView(ScrollView, can_focus=True):
         self.rows: array[int] | None = None  # None: every line of the index
         self.following = True
         self._columns_key: tuple[object, ...] | None = None
+        self.newest_painted = False
         self._columns_plan: Columns | None = None
 
     # -- data --------------------------------------------------------------------------------
@@ -171,12 +182,15 @@ class TraceView(ScrollView, can_focus=True):
 
     # -- painting ----------------------------------------------------------------------------
     def render_line(self, y: int) -> Strip:
-        scroll_x, scroll_y = self.scroll_offset
-        row = scroll_y + y
+        scroll_x = self.scroll_offset.x
+        row = self.top_row() + y
         width = self.size.width
         base = self.rich_style
         if row >= self.row_count:
             return Strip.blank(width, base)
+        if not self.newest_painted and row == self.row_count - 1:
+            self.newest_painted = True
+            self.post_message(self.NewestPainted(self))
         try:
             record = self.index.record(self.line_of(row))
         except IndexError:
@@ -200,9 +214,17 @@ class TraceView(ScrollView, can_focus=True):
         strip = Strip(segments).crop_extend(0, width, fill)
         return strip.apply_offsets(scroll_x, row)
 
+    def top_row(self) -> int:
+        """The first row on screen. Until the newest record was first painted, a following
+        view shows the end whatever its scroll offset (which reaches the end only once the
+        new size is laid out): the first paint is the newest records, not the oldest."""
+        if self.following and not self.newest_painted:
+            return max(0, self.row_count - max(1, self.scrollable_content_region.height))
+        return round(self.scroll_offset.y)
+
     def _columns(self, width: int) -> Columns:
         """The column widths for the records now on screen (cached until they change)."""
-        top = round(self.scroll_offset.y)
+        top = self.top_row()
         today = time.strftime("%Y-%m-%d", time.gmtime(self.clock()))  # as ts is written: UTC
         key = (top, width, self.size.height, self.row_count, self.index.generation, id(self.rows))
         if self._columns_key != key + (today,) or self._columns_plan is None:
