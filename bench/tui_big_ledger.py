@@ -82,12 +82,20 @@ def _memory_kb(pid: int) -> tuple[int, int]:
     return rss, pss
 
 
-def _is_appender(pid: int) -> bool:
+def _cmdline(pid: int) -> bytes:
     try:
         with open(f"/proc/{pid}/cmdline", "rb") as handle:
-            return handle.read().rstrip(b"\0").endswith(APPENDER_MARK.encode())
+            return handle.read().rstrip(b"\0")
     except OSError:
-        return False
+        return b""
+
+
+def _is_appender(pid: int, app: int) -> bool:
+    """The bench's appender, once it runs (its mark), or on its way (a fork of the bench's
+    app process that has not exec'd yet: the same command line as the app, whose memory it
+    shares, counted again). The app itself starts no copy of itself."""
+    line = _cmdline(pid)
+    return line.endswith(APPENDER_MARK.encode()) or (pid != app and line == _cmdline(app))
 
 
 def _tree(pid: int) -> list[int]:
@@ -102,7 +110,7 @@ def _tree(pid: int) -> list[int]:
             try:
                 with open(f"/proc/{parent}/task/{task}/children") as handle:
                     children = (int(child) for child in handle.read().split())
-                    found.extend(child for child in children if not _is_appender(child))
+                    found.extend(child for child in children if not _is_appender(child, pid))
             except OSError:
                 continue
     return found

@@ -13,7 +13,7 @@ from paw_tui.cli import main
 from paw_tui.tui.app import PawApp
 from paw_tui.tui.widgets.trace_view import TraceView
 
-from .conftest import INTENTS, select, write, write_done
+from .conftest import new_workspace, select, write, write_done
 from .pilot_wait import until
 
 SIZE = (140, 44)
@@ -25,17 +25,7 @@ def text_of(app: PawApp, selector: str) -> str:
 
 @pytest.fixture
 def empty_workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    root = tmp_path / "fresh"
-    root.mkdir()
-    (root / ".git").mkdir()
-    monkeypatch.setenv("PAW_STATE_DIR", str(tmp_path / "state"))
-    monkeypatch.setenv("PAW_USER_HOME", str(tmp_path / "home"))
-    monkeypatch.setenv("PAW_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.delenv("PAW_WORKSPACE_PATH", raising=False)
-    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
-    assert main(["init", "--workspace", str(root)]) == 0
-    (root / ".orchestration" / "active_intents.yaml").write_text(INTENTS)
-    return root
+    return new_workspace(tmp_path, monkeypatch, "fresh")
 
 
 @pytest.mark.anyio

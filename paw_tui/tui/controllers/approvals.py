@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from paw_tui.tui.controllers.decisions import DecisionQueue, decider_name
-from paw_tui.tui.controllers.request_facts import RequestFacts, read_facts
+from paw_tui.tui.controllers.request_facts import RequestFacts, with_facts
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -27,26 +27,8 @@ class PendingApproval:
     def read_all(cls, root: str) -> list[PendingApproval]:
         """Every pending request, in arrival order."""
         from paw_tui.core.handshake.approvals import pending_requests
-        from paw_tui.core.policy.compiled import load_policy
 
-        requests = pending_requests(root)
-        if not requests:
-            return []
-        policy = load_policy(root)
-        return [
-            cls(
-                request,
-                read_facts(
-                    root,
-                    policy,
-                    request.id,
-                    request.session_id,
-                    request.intent_id,
-                    request.requested_at,
-                ),
-            )
-            for request in requests
-        ]
+        return [cls(request, facts) for request, facts in with_facts(root, pending_requests(root))]
 
 
 class ApprovalQueue(DecisionQueue[PendingApproval]):

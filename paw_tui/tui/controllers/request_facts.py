@@ -8,11 +8,24 @@ context block. No textual here: this is data, read by the workspace watcher's th
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol, TypeVar
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from paw_tui.core.intents.model import Intent
     from paw_tui.core.policy.compiled import Policy
+
+
+class Request(Protocol):
+    """What an approval request and a scope request have in common."""
+
+    id: str
+    session_id: str
+    intent_id: str
+    requested_at: float
+
+
+R = TypeVar("R", bound=Request)
 
 FINISHED = "COMPLETED"
 
@@ -68,3 +81,26 @@ def read_facts(
         intent,
         tuple(dependencies),
     )
+
+
+def with_facts(root: str, requests: list[R]) -> list[tuple[R, RequestFacts]]:
+    """Each pending request with its facts, the policy read once for all of them."""
+    if not requests:
+        return []
+    from paw_tui.core.policy.compiled import load_policy
+
+    policy = load_policy(root)
+    return [
+        (
+            request,
+            read_facts(
+                root,
+                policy,
+                request.id,
+                request.session_id,
+                request.intent_id,
+                request.requested_at,
+            ),
+        )
+        for request in requests
+    ]

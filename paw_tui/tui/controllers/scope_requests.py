@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from textual.message import Message
 
 from paw_tui.tui.controllers.decisions import DecisionQueue, decider_name
-from paw_tui.tui.controllers.request_facts import RequestFacts, read_facts
+from paw_tui.tui.controllers.request_facts import RequestFacts, with_facts
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -35,26 +35,8 @@ class PendingScopeRequest:
     def read_all(cls, root: str) -> list[PendingScopeRequest]:
         """Every pending request, in arrival order."""
         from paw_tui.core.handshake.scope_requests import pending_requests
-        from paw_tui.core.policy.compiled import load_policy
 
-        requests = pending_requests(root)
-        if not requests:
-            return []
-        policy = load_policy(root)
-        return [
-            cls(
-                request,
-                read_facts(
-                    root,
-                    policy,
-                    request.id,
-                    request.session_id,
-                    request.intent_id,
-                    request.requested_at,
-                ),
-            )
-            for request in requests
-        ]
+        return [cls(request, facts) for request, facts in with_facts(root, pending_requests(root))]
 
 
 @dataclass
