@@ -110,3 +110,33 @@ async def test_approve_release_and_supervisor_are_not_done_unrecorded(
         assert "could not be recorded" in await failure_stays(app, pilot)
         assert get_supervisor(str(workspace)) is None
         mend_ledger(workspace, kept)
+
+
+@pytest.mark.anyio
+async def test_the_forms_save_is_not_done_unrecorded_and_says_so_in_the_form(
+    workspace: Path, user_dir: str
+) -> None:
+    from textual.widgets import TextArea
+
+    from paw_tui.tui.screens.intent_form import IntentForm
+
+    yaml_path = workspace / ".orchestration" / "active_intents.yaml"
+    before = yaml_path.read_text()
+    app = PawApp(str(workspace), user_dir=user_dir, watch_approvals=False)
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.query_one("#intents-table", DataTable)
+        await until(pilot, lambda: table.row_count == 3)
+        kept = break_ledger(workspace)
+        table.focus()
+        await pilot.press("n")
+        await until(pilot, lambda: isinstance(app.screen, IntentForm))
+        form = app.screen
+        assert isinstance(form, IntentForm)
+        form.query_one("#form-name", Input).value = "Audit export"
+        form.query_one("#form-scope", TextArea).text = "src/audit/**"
+        await pilot.press("ctrl+s")
+        error = form.query_one("#form-error", Static)
+        await until(pilot, lambda: "Not saved" in str(error.render()))
+        assert "could not be recorded" in str(error.render())
+        assert app.screen is form and yaml_path.read_text() == before
+        mend_ledger(workspace, kept)
