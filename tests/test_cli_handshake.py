@@ -160,7 +160,8 @@ def test_check_json_and_intent(root: Path, run_cli: RunCli) -> None:
         "Scope Violation: INT-002 is not authorized to edit docs/a.md. Owned scope: *.md. Request scope expansion."
     )
     unknown = run_cli("check", "a", "--intent", "INT-404", cwd=root)
-    assert unknown.code == 2 and unknown.err == "Unknown intent 'INT-404'. Did you mean INT-004?\n"
+    assert unknown.code == 2 and unknown.err.startswith("Unknown intent 'INT-404'. Known intents: ")
+    assert unknown.err.endswith("INT-007 (Source Tree). Did you mean INT-004?\n")
 
 
 def test_check_relative_to_the_current_directory(root: Path, run_cli: RunCli) -> None:

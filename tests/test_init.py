@@ -30,7 +30,8 @@ def test_init_creates_the_whole_skeleton(
         assert target.is_dir() if template is None else target.is_file(), relative
         assert relative in out
     assert f"Workspace: {root}" in out
-    assert out.count("created") == len(SKELETON)
+    assert out.count("created") == len(SKELETON) + 1
+    assert "created  .orchestration/.gitignore" in out
 
 
 def test_generated_yaml_is_valid_and_has_an_example_intent(tmp_path: Path) -> None:
@@ -77,7 +78,9 @@ def test_init_json_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert main(["init", "--workspace", str(tmp_path), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["root"] == str(tmp_path)
-    assert {entry["path"] for entry in report["entries"]} == {rel for rel, _ in SKELETON}
+    assert {entry["path"] for entry in report["entries"]} == {rel for rel, _ in SKELETON} | {
+        ".orchestration/.gitignore"
+    }
     assert all(entry["created"] for entry in report["entries"])
 
 

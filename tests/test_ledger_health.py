@@ -4,6 +4,7 @@ could not (the API ``doctor``, ``trace verify`` and the TUI's banner read; DESIG
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from gatekit import assert_claude_deny, gate, paw_state_dir, root, select_payload, write_payload
@@ -12,6 +13,9 @@ from paw_tui.core.ledger.health import ledger_health
 from paw_tui.core.ledger.io import LedgerError
 from paw_tui.core.ledger.store import Ledger
 from paw_tui.core.support.locking import FileLock
+
+if TYPE_CHECKING:
+    from conftest import RunCli
 
 __all__ = ["paw_state_dir", "root"]
 
@@ -76,3 +80,32 @@ def test_a_lock_timeout_while_appending_is_remembered(root: Path) -> None:
     assert health.appendable and health.denying
     assert health.failure is not None and health.failure.event == "tool_denied"
     assert health.to_dict()["last_failure"]["event"] == "tool_denied"  # type: ignore[index]
+
+
+def test_doctor_and_verify_do_not_call_an_intact_ledger_ok_when_it_cannot_be_appended(
+    root: Path, run_cli: RunCli
+) -> None:
+    assert_claude_deny(gate(write_payload(root, "src/a.py")))  # one intact record
+    with FileLock(Ledger.for_workspace(str(root)).lock_path, timeout=1):
+        doctor = run_cli("doctor", cwd=root)
+        verify = run_cli("trace", "verify", cwd=root)
+    assert doctor.code == 2
+    rows = [line for line in doctor.out.splitlines() if line.split()[:2] == ["FAIL", "ledger"]]
+    assert len(rows) == 1 and "The audit ledger cannot be appended: its lock" in rows[0]
+    assert "is held by another process" in rows[0]
+    assert verify.code == 2
+    intact, but = verify.out.splitlines()
+    assert intact.startswith(f"The ledger {ledger_path(root)} is intact: 1 record")
+    assert but.startswith("But: The audit ledger cannot be appended: its lock")
+    after = run_cli("doctor", cwd=root)
+    assert "ok    ledger       it can be appended now" in after.out
+
+
+def test_verify_json_carries_the_append_health(root: Path, run_cli: RunCli) -> None:
+    import json
+
+    ledger_path(root).mkdir()
+    done = run_cli("trace", "verify", "--json", cwd=root)
+    assert done.code == 2
+    data = json.loads(done.out)
+    assert data["append"]["appendable"] is False and data["append"]["denying"] is True

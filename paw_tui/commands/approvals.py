@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import argparse
 
-from paw_tui.commands.common import format_time, require_person, state_for, table
+from paw_tui.commands.common import (
+    add_by_option,
+    format_time,
+    person_name,
+    require_person,
+    state_for,
+    table,
+)
 from paw_tui.commands.output import write_json, write_out
 from paw_tui.commands.registry import add_command
 
@@ -34,12 +41,11 @@ def add_parser(
         )
         action.add_argument("request_id", nargs="?", metavar="ID")
         action.add_argument("--session", metavar="S", help="the pending request of this session")
-        action.add_argument("--by", default=None, help="who decided (default: $USER)")
+        add_by_option(action)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    import os
 
     from paw_tui.core.errors import ValidationError
     from paw_tui.core.handshake.approvals import iter_requests, pending_requests
@@ -81,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         if request is None:
             raise ValidationError(f"Session {args.session} has no pending approval request.")
         request_id = request.id
-    who = args.by or os.environ.get("USER") or os.environ.get("USERNAME") or "human"
+    who = person_name(args.by)
     decided = decide_approval(state, request_id, args.action == "approve", by=who)
     verb = "Approved" if args.action == "approve" else "Rejected"
     write_out(f"{verb} {decided.id}: session {decided.session_id}, intent {decided.intent_id}.\n")

@@ -39,10 +39,7 @@ def run(args: argparse.Namespace) -> int:
     if args.intent:
         intent = policy.intent(args.intent)
         if intent is None:
-            from paw_tui.core.support.suggest import did_you_mean_sentence
-
-            hint = did_you_mean_sentence(args.intent, [i.id for i in policy.intents])
-            raise ValidationError(f"Unknown intent '{args.intent}'.{hint}")
+            raise ValidationError(_unknown_intent(args.intent, policy.intents))
     else:
         from paw_tui.core.handshake.standing import session_standing
 
@@ -86,3 +83,16 @@ def run(args: argparse.Namespace) -> int:
             lines.append(f"{verdict}  {result['path']}  {result['kind']}  {rule}")
         write_out("\n".join(lines) + "\n")
     return 0 if allowed else 2
+
+
+def _unknown_intent(wanted: str, intents: list) -> str:  # type: ignore[type-arg]
+    """``Unknown intent 'X'. Known intents: INT-001 (Name), ...`` (any status: checking a
+    path against an intent does not select it)."""
+    from paw_tui.core.handshake.messages import MAX_AVAILABLE, describe
+    from paw_tui.core.support.suggest import did_you_mean_sentence
+
+    listed = ", ".join(describe(intent) for intent in intents[:MAX_AVAILABLE]) or "none"
+    hidden = len(intents) - MAX_AVAILABLE
+    more = f" and {hidden} more ('paw-tui intents list' lists them all)" if hidden > 0 else ""
+    hint = did_you_mean_sentence(wanted, [intent.id for intent in intents])
+    return f"Unknown intent '{wanted}'. Known intents: {listed}{more}.{hint}"

@@ -41,8 +41,16 @@ def require_valid_policy(state) -> None:  # type: ignore[no-untyped-def]
 
     policy = state.policy
     if not policy.valid:
-        details = "\n".join(f"  {problem}" for problem in policy.problems)
-        raise ValidationError(f"{policy.unavailable_reason}\nAll problems:\n{details}")
+        raise ValidationError(unavailable_message(policy))
+
+
+def unavailable_message(policy) -> str:  # type: ignore[no-untyped-def]
+    """``Orchestration state unavailable: <first problem>``, then the others, each once."""
+    others = policy.problems[1:]
+    if not others:
+        return str(policy.unavailable_reason)
+    details = "\n".join(f"  {problem}" for problem in others)
+    return f"{policy.unavailable_reason}\nAlso:\n{details}"
 
 
 def table(rows: list[list[str]], headers: list[str]) -> str:
@@ -79,3 +87,16 @@ def require_person(act: str) -> None:
     refusal = person_only_refusal(act, os.environ)
     if refusal is not None:
         raise ValidationError(refusal)
+
+
+BY_HELP = "who did it, for the ledger's record (default: $USER)"
+
+
+def add_by_option(parser: argparse.ArgumentParser) -> None:
+    """``--by NAME``: who did a person's act, as its ledger record says."""
+    parser.add_argument("--by", default=None, metavar="NAME", help=BY_HELP)
+
+
+def person_name(by: str | None = None) -> str:
+    """Who does a person's act: ``--by``, else ``$USER`` (``%USERNAME%``), else ``human``."""
+    return by or os.environ.get("USER") or os.environ.get("USERNAME") or "human"

@@ -69,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
 
     guarded("orchestration", _check_policy, add)
     guarded("ledger", _check_ledger, add)
+    guarded("ledger", _check_recording, add)
     hooks = guarded("claude-code", _check_claude, add) or []
     if hooks:
         guarded("gate canary", _run_canary, hooks, add)
@@ -205,6 +206,20 @@ def _check_ledger(root: str, add) -> None:  # type: ignore[no-untyped-def]
         return
     result = verify_ledger(ledger)
     add(OK if result.ok else FAIL, "ledger", result.message)
+
+
+def _check_recording(root: str, add) -> None:  # type: ignore[no-untyped-def]
+    """Can the ledger be appended now? Nothing unrecorded is allowed, so when it cannot the
+    gate denies every mutating tool and no person's act can be done."""
+    from paw_tui.core.ledger.health import ledger_health
+
+    health = ledger_health(root)
+    if not health.appendable:
+        add(FAIL, "ledger", health.message())
+    elif health.failure is not None:
+        add(WARN, "ledger", health.message())
+    else:
+        add(OK, "ledger", "it can be appended now")
 
 
 def _check_claude(root: str, add) -> list[str]:  # type: ignore[no-untyped-def]

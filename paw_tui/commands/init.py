@@ -13,9 +13,11 @@ from paw_tui.core.workspace.platform import PlatformProbe, home_directory
 
 DESCRIPTION = """\
 Create .paw/instructions/, .paw/work/, .orchestration/active_intents.yaml (with an example
-intent) and .orchestration/governance.yaml (every option, commented) in the workspace root:
---workspace DIR, else PAW_WORKSPACE_PATH, else the nearest enclosing workspace or git
-repository, else the current directory. Existing files are never touched."""
+intent), .orchestration/governance.yaml (every option, commented) and
+.orchestration/.gitignore (machine-owned state) in the workspace root: --workspace DIR, else
+PAW_WORKSPACE_PATH, else the nearest enclosing workspace or git repository, else the current
+directory. Existing files are never touched, except that the ignore file gets the entries it
+lacks (your lines kept)."""
 
 
 def add_parser(
@@ -45,8 +47,8 @@ def run(args: argparse.Namespace) -> int:
     lines = [f"Workspace: {root}"]
     for step in steps:
         shown = step.path + ("/" if step.kind == "directory" else "")
-        lines.append(f"  {'created' if step.created else 'kept   '}  {shown}")
-    made = sum(step.created for step in steps)
+        lines.append(f"  {step.outcome:<7}  {shown}")
+    made = sum(step.created or step.updated for step in steps)
     lines.append(
         f"Created {made} of {len(steps)} entries; existing files were left as they were."
         if made

@@ -1,11 +1,14 @@
-"""``paw-tui intents list|show|select|set-status``: the intent registry and the handshake."""
+"""``paw-tui intents list|show|select|set-status|new|scope|edit``: the intent registry, the
+handshake, and authoring (:mod:`paw_tui.commands.intents_authoring`)."""
 
 from __future__ import annotations
 
 import argparse
 
 from paw_tui.commands.common import (
+    add_by_option,
     format_time,
+    person_name,
     require_person,
     require_valid_policy,
     state_for,
@@ -18,7 +21,15 @@ from paw_tui.core.ledger.touched import touched_files
 DESCRIPTION = """\
 The intents of .orchestration/active_intents.yaml. 'select' performs the handshake for a
 session exactly as the gate does and prints the intent context block; 'set-status' changes
-a status in place (comments and layout kept) and records it in the ledger."""
+a status in place (comments and layout kept) and records it in the ledger; 'new', 'scope'
+and 'edit' author intents, each checked whole before anything is written and recorded."""
+PERSON_ACTS = {
+    "set-status": "changing an intent's status",
+    "select": "selecting an intent for a session from the command line",
+    "new": "creating an intent",
+    "scope": "changing an intent's scope",
+    "edit": "editing an intent",
+}
 
 
 def add_parser(
@@ -45,22 +56,29 @@ def add_parser(
     status.add_argument(
         "status", metavar="STATUS", help="PENDING, IN_PROGRESS, BLOCKED, COMPLETED or ABANDONED"
     )
+    add_by_option(status)
+    from paw_tui.commands.intents_authoring import add_parsers
+
+    add_parsers(actions, parents)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.action == "set-status":
-        require_person("changing an intent's status")
-    elif args.action == "select":
-        require_person("selecting an intent for a session from the command line")
+    act = PERSON_ACTS.get(args.action)
+    if act is not None:
+        require_person(act)
     state = state_for(args)
+    if args.action in ("new", "scope", "edit"):
+        from paw_tui.commands.intents_authoring import run as author
+
+        return author(args, state)
     if args.action == "list":
         return _list(state, args.json)
     if args.action == "show":
         return _show(state, args.intent_id, args.json)
     if args.action == "select":
         return _select(state, args.intent_id, args.session, args.client)
-    return _set_status(state, args.intent_id, args.status)
+    return _set_status(state, args.intent_id, args.status, args.by)
 
 
 def _holders(state) -> dict[str, str]:  # type: ignore[no-untyped-def]
@@ -164,12 +182,16 @@ def _select(state, intent_id: str, session_id: str, client: str) -> int:  # type
     return 0
 
 
-def _set_status(state, intent_id: str, status: str) -> int:  # type: ignore[no-untyped-def]
+def _set_status(state, intent_id: str, status: str, by: str | None) -> int:  # type: ignore[no-untyped-def]
+
     from paw_tui.core.handshake.selection import set_intent_status
+    from paw_tui.core.intents.status import check_status
 
     _find(state, intent_id)
-    old = set_intent_status(state, intent_id, status.strip().upper(), by="cli")
     new = status.strip().upper()
+    check_status(new)
+    who = person_name(by)
+    old = set_intent_status(state, intent_id, new, by=who)
     if old == new:
         write_out(f"{intent_id} is already {new}.\n")
     else:

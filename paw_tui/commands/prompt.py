@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from paw_tui.commands.common import require_person, state_for
+from paw_tui.commands.common import person_name, require_person, state_for
 from paw_tui.commands.output import write_json, write_out
 from paw_tui.commands.registry import add_command
 
@@ -48,13 +48,14 @@ def run(args: argparse.Namespace) -> int:
         from paw_tui.core.prompt.supervisor import clear_supervisor, set_supervisor
 
         scope = f"session {args.session}" if args.session else "every session"
+        who = person_name()
         if args.clear_supervisor:
-            removed = clear_supervisor(state.root, args.session)
+            removed = clear_supervisor(state.root, args.session, by=who, state=state)
             write_out(
                 f"{'Cleared' if removed else 'There was no'} supervisor instruction for {scope}.\n"
             )
         else:
-            set_supervisor(state.root, args.supervisor, args.session)
+            set_supervisor(state.root, args.supervisor, args.session, by=who, state=state)
             write_out(f"Supervisor instruction set for {scope}.\n")
         return 0
     if not args.session:

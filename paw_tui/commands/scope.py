@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import argparse
 
-from paw_tui.commands.common import format_time, require_person, state_for, table
+from paw_tui.commands.common import (
+    add_by_option,
+    format_time,
+    person_name,
+    require_person,
+    state_for,
+    table,
+)
 from paw_tui.commands.output import write_json, write_out
 from paw_tui.commands.registry import add_command
 
@@ -32,12 +39,11 @@ def add_parser(
         action = actions.add_parser(name, help=f"{name} a pending request", parents=parents)
         action.add_argument("request_id", metavar="ID")
         action.add_argument("--note", default="", help="a word for the record")
-        action.add_argument("--by", default=None, help="who decided (default: $USER)")
+        add_by_option(action)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    import os
 
     from paw_tui.core.handshake.scope_requests import iter_requests, pending_requests
 
@@ -70,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     from paw_tui.core.handshake.scope_expansion import decide_scope_request
 
-    who = args.by or os.environ.get("USER") or os.environ.get("USERNAME") or "human"
+    who = person_name(args.by)
     decided = decide_scope_request(
         state, args.request_id, args.action == "grant", by=who, note=args.note
     )

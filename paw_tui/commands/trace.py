@@ -152,15 +152,38 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "show":
         return _show(ledger, args.seq)
     if args.action == "verify":
-        result = verify_ledger(ledger, trust_keys=frozenset(args.trust_key))
-        if args.json:
-            write_json(result.to_dict())
-        else:
-            write_out(result.message + "\n")
-        return 0 if result.ok else 2
+        return _verify(ledger, args)
     if args.format == "jsonl":
         return _export_jsonl(ledger, args)
     return _export(ledger, args.output)
+
+
+def _verify(ledger, args: argparse.Namespace) -> int:  # type: ignore[no-untyped-def]
+    """The chain, the signatures and the head; then whether the ledger can be appended now:
+    an intact ledger nothing can be added to is not "ok" (every mutating tool is denied)."""
+    from paw_tui.core.ledger.health import ledger_health
+    from paw_tui.core.ledger.io import LedgerError
+
+    health = ledger_health(ledger.workspace_root)
+    try:
+        result = verify_ledger(ledger, trust_keys=frozenset(args.trust_key))
+    except LedgerError as error:  # not even readable: a finding, not a crash
+        if args.json:
+            write_json(
+                {"ok": False, "path": ledger.path, "reason": str(error), "append": health.to_dict()}
+            )
+        else:
+            lines = [str(error)] + ([health.message()] if health.denying else [])
+            write_out("\n".join(lines) + "\n")
+        return 2
+    if args.json:
+        write_json(dict(result.to_dict(), append=health.to_dict()))
+    else:
+        lines = [result.message]
+        if health.denying:
+            lines.append(("But: " if result.ok else "") + health.message())
+        write_out("\n".join(lines) + "\n")
+    return 0 if result.ok and health.appendable else 2
 
 
 def _matches(args: argparse.Namespace):  # type: ignore[no-untyped-def]
@@ -241,6 +264,8 @@ def _tail(ledger, args: argparse.Namespace) -> int:  # type: ignore[no-untyped-d
     if not result.records and (args.intent or args.session):
         _check_filters(ledger, args)
     _emit(result.records, args.json)
+    if not result.records and not args.json and result.torn_tail is None:
+        write_out(_nothing_to_show(ledger, args) + "\n")
     if result.torn_tail is not None:
         from paw_tui.commands.output import write_err
 
@@ -251,6 +276,19 @@ def _tail(ledger, args: argparse.Namespace) -> int:  # type: ignore[no-untyped-d
     if args.follow:
         _follow(ledger, args, result.end)
     return 0
+
+
+def _nothing_to_show(ledger, args: argparse.Namespace) -> str:  # type: ignore[no-untyped-def]
+    """One line saying why ``tail`` printed no record."""
+    import os
+
+    if args.intent or args.session or args.decision:
+        return "No record matches the filter."
+    if not os.path.exists(ledger.path):
+        return f"No records yet: {ledger.path} does not exist (the gate writes it)."
+    if args.lines == 0:
+        return "No records asked for (-n 0)."
+    return f"No records yet: {ledger.path} is empty."
 
 
 def _follow(ledger, args: argparse.Namespace, offset: int) -> None:  # type: ignore[no-untyped-def]

@@ -20,6 +20,9 @@ PERSON_ACTS = {
     ("approvals", "reject"): "rejecting an intent selection",
     ("intents", "set-status"): "changing an intent's status",
     ("intents", "select"): "selecting an intent for a session from the command line",
+    ("intents", "new"): "creating an intent",
+    ("intents", "scope"): "changing an intent's scope",
+    ("intents", "edit"): "editing an intent",
     ("sessions", "release"): "releasing a session's intent",
     ("scope", "grant"): "granting scope",
     ("scope", "deny"): "denying a scope request",
@@ -30,6 +33,7 @@ PYTHONS = ("python", "python3")
 ACT_FUNCTIONS = (
     "decide_approval", "set_intent_status", "release_session", "set_supervisor",
     "clear_supervisor", "decide_scope_request", "gate.main", "decide_payload",
+    "create_intent", "change_scope", "update_intent", "replace_entry",
 )  # fmt: skip
 """What ``python -c`` code would call to perform a person's act through paw-tui's library."""
 

@@ -43,6 +43,10 @@ HUMAN_EVENTS = {
     "session_released",
     "scope_granted",
     "scope_denied",
+    "intent_created",
+    "intent_edited",
+    "supervisor_set",
+    "supervisor_cleared",
 }
 AGENT = {"CLAUDECODE": "1", "CLAUDE_CODE_SESSION_ID": SESSION}
 
@@ -104,6 +108,12 @@ def act(root: Path, name: str) -> list[str]:
     if name == "clear supervisor":
         human(root, "prompt", "--supervisor", "Stay inside src/auth.")
         return ["prompt", "--clear-supervisor"]
+    if name == "intents new":
+        return ["intents", "new", "AGENT-1", "--name", "Mine now", "--scope", "**"]
+    if name == "intents scope":
+        return ["intents", "scope", "INT-001", "--add", "**"]
+    if name == "intents edit":
+        return ["intents", "edit", "INT-001"]
     request = scope_request(root)
     return ["scope", "grant" if name == "scope grant" else "deny", request]
 
@@ -119,6 +129,9 @@ ACTS = [
     "clear supervisor",
     "scope grant",
     "scope deny",
+    "intents new",
+    "intents scope",
+    "intents edit",
 ]
 
 
@@ -198,6 +211,13 @@ HUMAN_ACT_COMMANDS: dict[str, str] = {
     "after a read": "ls && paw-tui approvals approve --session s-other",
     "bash -c": "bash -c 'paw-tui approvals approve --session s-other'",
     "options before the id": "paw-tui approvals approve --by alice apr-1",
+    "intents new": "paw-tui intents new AGENT-1 --name 'Mine now' --scope '**'",
+    "intents scope": "paw-tui intents scope INT-001 --add '**'",
+    "intents edit": "EDITOR=true paw-tui intents edit INT-001",
+    "python -m intents new": "python3 -m paw_tui intents new AGENT-1 --name x --scope 'src/**'",
+    "library create_intent": (
+        "python3 -c 'from paw_tui.core.intents.authoring import create_intent'"
+    ),
 }
 
 

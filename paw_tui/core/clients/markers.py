@@ -8,8 +8,9 @@ CLI ``GEMINI_CLI=1``; Codex ``CODEX_SESSION_ID``, ``CODEX_THREAD_ID``, ``CODEX_C
 ``CLAUDECODE=1`` but get ``AI_AGENT=claude-code_<version>_harness``, which is what tells them
 apart from its Bash tool (seen with the real 2.1.330 binary).
 
-A command a person alone may run (approving, releasing a session, changing an intent's status,
-the supervisor instruction, granting scope) is refused when one is present. An agent can unset
+A command a person alone may run (approving, releasing a session, creating, editing or changing
+the status of an intent, the supervisor instruction, granting scope) is refused when one is
+present. An agent can unset
 them, so this is one layer: the gate also denies shell commands that invoke those acts, and the
 kernel boundary makes the files they write unwritable.
 """

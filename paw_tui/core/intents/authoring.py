@@ -42,7 +42,15 @@ if TYPE_CHECKING:
     from paw_tui.core.policy.compiled import Policy
     from paw_tui.core.workspace.state import WorkspaceState
 
-__all__ = ["Authored", "IntentDraft", "change_scope", "create_intent", "update_intent"]
+__all__ = [
+    "Authored",
+    "IntentDraft",
+    "change_scope",
+    "commit_edit",
+    "create_intent",
+    "recorded_changes",
+    "update_intent",
+]
 
 QUOTED_LISTS = ("owned_scope", "depends_on")
 """Lists written double-quoted in a new entry, as ``init``'s example does (a pattern may
@@ -80,7 +88,7 @@ def create_intent(state: WorkspaceState, draft: IntentDraft, *, by: str = "human
             name for name, value in draft.values().items() if value or name == "owned_scope"
         )
         after = {name: draft.values()[name] for name in written if name != "id"}
-        return _commit(
+        return commit_edit(
             state, edit, draft.id, written, f"creating intent {draft.id}",
             records.INTENT_CREATED, reason=f"created by {by}", after=after,
         )  # fmt: skip
@@ -130,7 +138,7 @@ def change_scope(
         added = [p for p in after if p not in before]
         removed = [p for p in before if p not in after]
         summary = " ".join([*(f"+{p}" for p in added), *(f"-{p}" for p in removed)])
-        return _commit(
+        return commit_edit(
             state, edit, intent_id, ("owned_scope",), f"changing the scope of {intent_id}",
             records.INTENT_EDITED, reason=f"owned_scope {summary} by {by}",
             before={"owned_scope": before}, after={"owned_scope": after},
@@ -150,9 +158,7 @@ def update_intent(
         found = open_intents(state.root, intent_id)
         intent = _intent(found, intent_id)
         refuse_problems(check_draft(found.policy, draft, editing=intent_id))
-        old = IntentDraft.of(intent).values()
-        new = draft.values()
-        changed = tuple(name for name in KNOWN_FIELDS if old[name] != new[name])
+        changed, before, after = recorded_changes(IntentDraft.of(intent), draft)
         if not changed:
             return Authored(intent, (), None, found.policy)
         from paw_tui.core.intents.yaml_rt import Document
@@ -161,13 +167,26 @@ def update_intent(
         document = Document(found.data, found.path)
         entry = document.entry(intent_id)
         for name in changed:
-            _set_field(entry, name, new[name])
+            _set_field(entry, name, after[name])
         edit = _prepare(found, document.dump(), draft, f"Editing {intent_id}")
-        return _commit(
+        return commit_edit(
             state, edit, intent_id, changed, f"editing intent {intent_id}", records.INTENT_EDITED,
             reason=f"{', '.join(changed)} changed by {by}",
-            before={name: old[name] for name in changed}, after={name: new[name] for name in changed},
+            before=before, after=after,
         )  # fmt: skip
+
+
+def recorded_changes(
+    old: IntentDraft, new: IntentDraft
+) -> tuple[tuple[str, ...], dict[str, object], dict[str, object]]:
+    """The fields that differ, in the file's order, with their values before and after."""
+    before, after = old.values(), new.values()
+    changed = tuple(name for name in KNOWN_FIELDS if before[name] != after[name])
+    return (
+        changed,
+        {name: before[name] for name in changed},
+        {name: after[name] for name in changed},
+    )
 
 
 def _intent(found: IntentsFile, intent_id: str) -> Intent:
@@ -192,7 +211,7 @@ def _prepare(found: IntentsFile, new_bytes: bytes, draft: IntentDraft, what: str
     return found.prepare(new_bytes, holds, what)
 
 
-def _commit(
+def commit_edit(
     state: WorkspaceState,
     edit: PreparedEdit,
     intent_id: str,

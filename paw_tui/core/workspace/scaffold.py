@@ -1,6 +1,9 @@
 """``paw-tui init``: the ``.paw/`` and ``.orchestration/`` skeletons of a new workspace.
 
-Nothing that exists is ever overwritten: a file already there is reported and kept.
+Nothing that exists is ever overwritten: a file already there is reported and kept. The one
+exception is ``.orchestration/.gitignore``, which paw-tui shares with the person: it is
+created when missing and, when it lacks one of the machine-owned entries, extended with it
+(``updated``), the person's own lines kept (:mod:`paw_tui.core.workspace.machine_state`).
 """
 
 from __future__ import annotations
@@ -20,22 +23,33 @@ SKELETON: tuple[tuple[str, str | None], ...] = (
     (".orchestration", None),
     (".orchestration/active_intents.yaml", "active_intents.yaml"),
     (".orchestration/governance.yaml", "governance.yaml"),
-    (".orchestration/.gitignore", "orchestration_gitignore"),
 )
+IGNORE_FILE = ".orchestration/.gitignore"
 
 
 class ScaffoldStep:
-    """One entry of the skeleton and what ``init`` did with it."""
+    """One entry of the skeleton and what ``init`` did with it (``updated``: an existing file
+    that was extended, the ignore file alone)."""
 
-    __slots__ = ("path", "kind", "created")
+    __slots__ = ("path", "kind", "created", "updated")
 
-    def __init__(self, path: str, kind: str, created: bool) -> None:
+    def __init__(self, path: str, kind: str, created: bool, updated: bool = False) -> None:
         self.path = path
         self.kind = kind  # "file" or "directory"
         self.created = created
+        self.updated = updated
+
+    @property
+    def outcome(self) -> str:
+        return "created" if self.created else "updated" if self.updated else "kept"
 
     def to_dict(self) -> dict[str, object]:
-        return {"path": self.path, "kind": self.kind, "created": self.created}
+        return {
+            "path": self.path,
+            "kind": self.kind,
+            "created": self.created,
+            "updated": self.updated,
+        }
 
 
 def _template(name: str) -> bytes:
@@ -54,11 +68,26 @@ def create_skeleton(root: str) -> list[ScaffoldStep]:
         try:
             steps.append(_create(relative, target, template))
         except OSError as exc:
-            reason = exc.strerror or str(exc)
-            raise WorkspaceError(
-                f"Cannot create {target}: {reason[:1].lower()}{reason[1:]}."
-            ) from exc
+            raise _cannot_create(target, exc) from exc
+    steps.append(_ignore_file(root))
     return steps
+
+
+def _cannot_create(target: str, exc: OSError) -> WorkspaceError:
+    reason = exc.strerror or str(exc)
+    return WorkspaceError(f"Cannot create {target}: {reason[:1].lower()}{reason[1:]}.")
+
+
+def _ignore_file(root: str) -> ScaffoldStep:
+    from paw_tui.core.workspace.machine_state import ensure_machine_state_ignored
+
+    target = os.path.join(root, *IGNORE_FILE.split("/"))
+    existed = os.path.lexists(target)
+    try:
+        written = ensure_machine_state_ignored(root)
+    except OSError as exc:
+        raise _cannot_create(target, exc) from exc
+    return ScaffoldStep(IGNORE_FILE, "file", written and not existed, written and existed)
 
 
 def _create(relative: str, target: str, template: str | None) -> ScaffoldStep:
