@@ -25,8 +25,10 @@ class Picker(Select[str]):
     for them on mount; a picker that lost its parts has nothing to set up."""
 
     def _on_mount(self, event: events.Mount) -> None:
-        if self.query("SelectOverlay"):
-            super()._on_mount(event)
+        # Textual calls each class's handler down the MRO; preventing the default stops it
+        # before Select's own
+        if not self.query("SelectOverlay"):
+            event.prevent_default()
 
 
 class InstructionsPane(Pane):
