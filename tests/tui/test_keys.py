@@ -18,6 +18,7 @@ from paw_tui.tui.dialogs.help import HelpScreen
 from paw_tui.tui.keys import key_rows
 from paw_tui.tui.screens.main import MainScreen
 from paw_tui.tui.screens.prompt_view import PromptView
+from paw_tui.tui.widgets.instructions_pane import InstructionsPane
 from paw_tui.tui.widgets.pane import FOCUS_MARK, Pane
 from paw_tui.tui.widgets.trace_view import TraceView
 
@@ -32,7 +33,8 @@ COMMAND_KEYS = "szpatdfcqx1234/?jkgGneS"
 
 async def started(app: PawApp, pilot) -> MainScreen:  # type: ignore[no-untyped-def]
     await until(pilot, lambda: app.query_one(TraceView).row_count > 0)
-    await until(pilot, lambda: app.query("#context-scroll"))  # built after the first paint
+    # the instructions pane's widgets are built after the first paint
+    await until(pilot, lambda: app.query_one(InstructionsPane).built)
     await until(pilot, lambda: app.focused is app.query_one("#intents-table"))
     return app.main
 

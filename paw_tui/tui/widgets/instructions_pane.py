@@ -77,13 +77,14 @@ class InstructionsPane(Pane):
 
     @property
     def built(self) -> bool:
-        return bool(self.query("#layers-table"))
+        """Whether every widget the pane's tab stops name is mounted."""
+        return all(self.query(selector) for selector in self.STOPS)
 
     async def build(self) -> None:
         """Mount the pane's widgets, then look for agents and work items (the main screen
         calls this once the trace is painted)."""
-        if self.built:
-            return
+        if self.query("#layers-table"):
+            return  # built (or being built) already
         table: DataTable[str] = DataTable(id="layers-table", cursor_type="row")
         for label in COLUMNS:
             table.add_column(label)
