@@ -7,6 +7,7 @@ the supervisor instruction, a recorded act). Skipped where tmux is absent."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
@@ -38,6 +39,7 @@ class Terminal:
 
     def __init__(self, socket: str) -> None:
         self.socket = socket
+        self.socket_path: str | None = None
 
     def tmux(self, *args: str) -> str:
         assert TMUX is not None
@@ -55,6 +57,7 @@ class Terminal:
             ["env", *(f"{k}={shlex.quote(v)}" for k, v in env.items()), *map(shlex.quote, command)]
         )
         self.tmux("new-session", "-d", "-x", "100", "-y", "30", line)
+        self.socket_path = self.tmux("display-message", "-p", "#{socket_path}").strip() or None
 
     def screen(self) -> str:
         return self.tmux("capture-pane", "-p")
@@ -76,6 +79,9 @@ class Terminal:
 
     def kill(self) -> None:
         self.tmux("kill-server")
+        if self.socket_path:  # the server is gone; its socket file stays unless removed
+            with contextlib.suppress(OSError):
+                os.unlink(self.socket_path)
 
 
 @pytest.fixture
