@@ -8,6 +8,12 @@ the gate does, and notes when each is painted. It prints one JSON object: the fi
 (seconds since this process started), each append's latency (seconds from just before the
 append call to the first paint of its line), whether the background index scan and the
 chain verification were still running at each append, and this process's peak RSS.
+
+``python bench/tui_child.py --hello`` is the baseline: the smallest Textual app (one line
+of text), timed to its first paint the same way, so a run on a loaded machine still says how
+the TUI compares with what any Textual app costs there. Every first paint is given as wall
+time and as CPU time (this process, all its threads), which the machine's load disturbs
+less.
 """
 
 from __future__ import annotations
@@ -44,18 +50,20 @@ APPENDER_MARK = "bench-appender"
 """The appender's last argument: the parent's memory sampling leaves it out of the app's tree."""
 
 painted: dict[int, float] = {}
+painted_cpu: dict[int, float] = {}
 watch_from = 0
 _render_line = TraceView.render_line
 
 
 def _noting_render_line(self: TraceView, y: int) -> Any:
+    row = self.top_row() + y  # the row this line shows, as the view decides it (before it paints)
     strip = _render_line(self, y)
-    row = round(self.scroll_offset.y) + y
     if row < self.row_count:
         record = self.index.record(self.line_of(row))
         seq = record.get("seq") if record else None
         if isinstance(seq, int) and seq >= watch_from and seq not in painted:
             painted[seq] = time.time()
+            painted_cpu[seq] = time.process_time()
     return strip
 
 
@@ -72,6 +80,10 @@ async def main(root: str, newest: int, appends: int, gap: float) -> dict[str, ob
         while newest not in painted:
             await pilot.pause(0.002)
         result["first_paint"] = painted[newest] - STARTED
+        result["first_paint_cpu"] = painted_cpu[newest]
+        # the watcher starts once the newest records are painted: appends are timed from then
+        while app.main.watcher.mode == "starting" and time.time() - STARTED < 60:
+            await pilot.pause(0.01)
         result["mode"] = app.main.watcher.mode
         if appends:
             appender = subprocess.Popen(
@@ -115,7 +127,38 @@ async def main(root: str, newest: int, appends: int, gap: float) -> dict[str, ob
     return result
 
 
+async def hello() -> dict[str, object]:
+    """The baseline: a Textual app of one line, to its first paint."""
+    from textual.app import App, ComposeResult
+    from textual.widgets import Static
+
+    seen: list[tuple[float, float]] = []
+
+    class Line(Static):
+        def render(self):  # type: ignore[no-untyped-def]
+            if not seen:
+                seen.append((time.time(), time.process_time()))
+            return super().render()
+
+    class Hello(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Line("hello")
+
+    app = Hello()
+    async with app.run_test(size=(120, 40)) as pilot:
+        while not seen:
+            await pilot.pause(0.002)
+    return {
+        "first_paint": seen[0][0] - STARTED,
+        "first_paint_cpu": seen[0][1],
+        "self_peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
+
+
 if __name__ == "__main__":
+    if sys.argv[1] == "--hello":
+        print(json.dumps(asyncio.run(hello())))
+        sys.exit(0)
     sys.setswitchinterval(0.001)  # as run_app does
     root_arg, newest_arg = sys.argv[1], int(sys.argv[2])
     appends_arg = int(sys.argv[3]) if len(sys.argv) > 3 else 0

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import os
+import time
+from collections.abc import Callable
 
+from textual import events
 from textual.app import App
 from textual.binding import Binding
 from textual.theme import Theme
-from textual.widgets import Input
 
+from paw_tui.tui.attention import Attention, is_text_field
 from paw_tui.tui.commands import PawCommands
 from paw_tui.tui.screens.main import MainScreen
 
@@ -24,14 +27,23 @@ class PawApp(App[None]):
     ]
 
     def __init__(
-        self, root: str, *, user_dir: str | None = None, watch_approvals: bool = True
+        self,
+        root: str,
+        *,
+        user_dir: str | None = None,
+        watch_approvals: bool = True,
+        clock: Callable[[], float] = time.time,
     ) -> None:
+        """``clock`` (seconds since the epoch) says how long ago a request was made and which
+        trace records are from today; the snapshot scenes fix it."""
         super().__init__()
         from paw_tui.core.workspace.platform import PlatformProbe, user_instructions_dir
 
         self.root = os.path.abspath(root)
         self.user_dir = user_dir if user_dir is not None else user_instructions_dir(PlatformProbe())
         self.watch_approvals = watch_approvals
+        self.clock = clock
+        self.attention = Attention()
         self.setting_problems: list[str] = []
         self._apply_settings()
 
@@ -63,12 +75,28 @@ class PawApp(App[None]):
 
     def action_help(self) -> None:
         from paw_tui.tui.dialogs.help import HelpScreen
+        from paw_tui.tui.keys import key_rows
+        from paw_tui.tui.settings import keymap_path
 
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
+            rows = key_rows(self, dict(self._keymap))
+            self.push_screen(HelpScreen(rows, keymap_path()))
 
     def get_default_screen(self) -> MainScreen:
-        return MainScreen(self.root, self.user_dir, watch_approvals=self.watch_approvals)
+        return MainScreen(
+            self.root,
+            self.user_dir,
+            watch_approvals=self.watch_approvals,
+            attention=self.attention,
+            clock=self.clock,
+        )
+
+    async def on_event(self, event: events.Event) -> None:
+        # Every key the person presses, before it goes anywhere: a request that arrives
+        # while they type waits (paw_tui.tui.attention).
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            self.attention.note_key(event.time)
+        await super().on_event(event)
 
     @property
     def main(self) -> MainScreen:
@@ -78,7 +106,7 @@ class PawApp(App[None]):
         return screen
 
     def action_quit_app(self) -> None:
-        if isinstance(self.focused, Input):
+        if is_text_field(self.focused):
             return
         self.exit()
 

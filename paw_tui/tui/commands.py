@@ -12,7 +12,10 @@ if TYPE_CHECKING:
 
 ENTRIES: tuple[tuple[str, str, str], ...] = (
     ("intent: Approve", "review the pending intent selections", "review_approvals"),
+    ("intent: New", "the intent form for a new intent (n)", "new_intent"),
+    ("intent: Edit", "the intent form on the highlighted intent (e)", "edit_intent"),
     ("intent: Set status", "change the highlighted intent's status", "change_status"),
+    ("session: Show sessions", "live sessions; release one (S)", "show_sessions"),
     ("intent: Filter trace", "show only the highlighted intent's records", "trace_intent"),
     ("trace: Toggle tail", "follow the newest record, or stop", "toggle_tail"),
     ("trace: Show denials", "only records with decision deny", "trace_denials"),

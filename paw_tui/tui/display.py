@@ -28,3 +28,19 @@ def elide_middle(text: str, width: int) -> str:
     if tail >= budget:  # the name alone is too long: keep its end (the extension)
         return ELLIPSIS + text[len(text) - budget :]
     return text[: budget - tail] + ELLIPSIS + text[len(text) - tail :]
+
+
+def ago(seconds: float) -> str:
+    """How long ago, in the words a person reads at a glance (``just now``, ``5 min ago``,
+    ``2 h 10 min ago``, ``3 days ago``); coarse on purpose, so a picture of the screen is
+    the same a few seconds later."""
+    if seconds < 60:
+        return "just now"
+    minutes = int(seconds // 60)
+    if minutes < 60:
+        return f"{minutes} min ago"
+    hours, minutes = divmod(minutes, 60)
+    if hours < 24:
+        return f"{hours} h {minutes} min ago" if minutes else f"{hours} h ago"
+    days = hours // 24
+    return "1 day ago" if days == 1 else f"{days} days ago"

@@ -8,6 +8,7 @@ from textual.message import Message
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from paw_tui.core.ledger.health import LedgerHealth
     from paw_tui.core.ledger.line_index import Update
     from paw_tui.core.policy.compiled import Policy
     from paw_tui.tui.controllers.approvals import PendingApproval
@@ -22,11 +23,13 @@ class LedgerGrew(Message):
 
 @dataclass
 class IntentsChanged(Message):
-    """The intents, governance or sessions changed: the policy as now loaded, and which
-    intent each live session holds."""
+    """The intents, governance or sessions changed: the policy as now loaded, which live
+    session holds each intent, and which of those intents their session only awaits (a
+    selection pending a person's approval)."""
 
     policy: Policy
     held: dict[str, str]
+    awaiting: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -41,3 +44,11 @@ class IntentHighlighted(Message):
     """The intents pane moved its cursor to ``intent_id`` (None: no intents)."""
 
     intent_id: str | None
+
+
+@dataclass
+class LedgerHealthChanged(Message):
+    """Whether the ledger can be appended (and so whether the gate is denying because it
+    cannot record) changed."""
+
+    health: LedgerHealth

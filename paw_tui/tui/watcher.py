@@ -24,7 +24,12 @@ from paw_tui.core.ledger.line_index import APPENDED, MISSING, RESET
 from paw_tui.core.workspace import layout
 from paw_tui.tui.controllers.approvals import PendingApproval
 from paw_tui.tui.controllers.scope_requests import PendingScopeRequest, ScopeRequestsChanged
-from paw_tui.tui.messages import ApprovalsChanged, IntentsChanged, LedgerGrew
+from paw_tui.tui.messages import (
+    ApprovalsChanged,
+    IntentsChanged,
+    LedgerGrew,
+    LedgerHealthChanged,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -47,6 +52,11 @@ NOTIFY_STEP_MS = 3
 """How long a burst of changes may pause before it is reported (the notification latency)."""
 NOTIFY_DEBOUNCE_MS = 20
 """The longest a burst of changes is gathered before it is reported."""
+HEALTH_EVERY = 2.0
+"""Seconds between looks at whether the ledger can be appended: the mark a failed append
+leaves is outside the workspace, where no notification reaches."""
+HEALTH_LOCK_WAIT = 0.2
+"""How long that look waits for the ledger's lock (the watcher has other work)."""
 RETRY_EVERY = 50
 """Ticks between checks, when polling for want of ``.orchestration/``, whether it exists."""
 POLL_ENV = "PAW_TUI_POLL"
@@ -199,6 +209,8 @@ class WorkspaceWatcher:
         self._posted_approvals: tuple[str, ...] | None = None
         self._scope_key: object = ()
         self._posted_scope: tuple[str, ...] | None = None
+        self._health_at = float("-inf")
+        self._posted_health: tuple[bool, str] | None = None
 
     def nudge(self) -> None:
         """Look again now (after the UI itself changed the state)."""
@@ -277,7 +289,22 @@ class WorkspaceWatcher:
                 self._look_at_approvals()
             if SCOPE in kinds:
                 self._look_at_scope_requests()
+        if time.monotonic() - self._health_at >= HEALTH_EVERY:  # after the news, never before
+            self._look_at_health()
         return left
+
+    def _look_at_health(self) -> None:
+        from paw_tui.core.ledger.health import ledger_health
+
+        self._health_at = time.monotonic()
+        try:
+            health = ledger_health(self.root, lock_wait=HEALTH_LOCK_WAIT)
+        except OSError:  # no state directory to read the mark from: nothing to say
+            return
+        key = (health.denying, health.message() if health.denying else "")
+        if key != self._posted_health:
+            self._posted_health = key
+            self.post(LedgerHealthChanged(health))
 
     def look_at_state(self) -> None:
         """Everything but the ledger, now."""
@@ -311,28 +338,31 @@ class WorkspaceWatcher:
             self._report_scope_requests()
 
     def _intents(self) -> IntentsChanged:
-        from paw_tui.core.handshake.sessions import held_intents
+        from paw_tui.core.handshake.sessions import PENDING_APPROVAL, holding_sessions
         from paw_tui.core.policy.compiled import load_policy
 
         policy = load_policy(self.root)
-        held = (
-            held_intents(self.root, time.time(), policy.governance.session_ttl)
-            if policy.valid
-            else {}
-        )
-        return IntentsChanged(policy, held)
+        held: dict[str, str] = {}
+        awaiting: set[str] = set()
+        if policy.valid:
+            now, ttl = time.time(), policy.governance.session_ttl
+            live = [s for s in holding_sessions(self.root) if s.is_live(now, ttl)]
+            # an approved holder is named before one that only awaits approval
+            for session in sorted(live, key=lambda s: s.state == PENDING_APPROVAL):
+                intent = session.intent_id
+                if intent is not None and intent not in held:
+                    held[intent] = session.session_id
+                    if session.state == PENDING_APPROVAL:
+                        awaiting.add(intent)
+        return IntentsChanged(policy, held, frozenset(awaiting))
 
     def _report_approvals(self) -> None:
-        from paw_tui.core.handshake.approvals import pending_requests
-
-        requests = pending_requests(self.root)
-        ids = tuple(request.id for request in requests)
+        pending = PendingApproval.read_all(self.root)
+        ids = tuple(item.request.id for item in pending)
         if ids == self._posted_approvals:
             return
         self._posted_approvals = ids
-        self.post(
-            ApprovalsChanged([PendingApproval.read(self.root, request) for request in requests])
-        )
+        self.post(ApprovalsChanged(pending))
 
     def _report_scope_requests(self) -> None:
         pending = PendingScopeRequest.read_all(self.root)

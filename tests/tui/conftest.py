@@ -92,9 +92,10 @@ def select(root: Path, session: str, intent: str) -> int:
     )
 
 
-@pytest.fixture
-def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    root = tmp_path / "ws"
+def new_workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str = "ws") -> Path:
+    """An initialised workspace holding :data:`INTENTS`, with the state, user home and
+    config directories of this test; nothing recorded yet."""
+    root = tmp_path / name
     root.mkdir()
     (root / ".git").mkdir()
     monkeypatch.setenv("PAW_STATE_DIR", str(tmp_path / "state"))
@@ -104,6 +105,12 @@ def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
     assert main(["init", "--workspace", str(root)]) == 0
     (root / ".orchestration" / "active_intents.yaml").write_text(INTENTS)
+    return root
+
+
+@pytest.fixture
+def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = new_workspace(tmp_path, monkeypatch)
     instructions = root / ".paw" / "instructions"
     (instructions / "Claude Code-instructions.md").write_text("# Workspace rules\n- Use ADRs.\n")
     (instructions / "Empty Agent-instructions.md").write_text("   \n")

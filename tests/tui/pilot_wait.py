@@ -7,10 +7,21 @@ from collections.abc import Callable
 from textual.pilot import Pilot
 
 
-async def until(pilot: Pilot[None], condition: Callable[[], object], steps: int = 200) -> None:
+async def until(pilot: Pilot[None], condition: Callable[[], object], steps: int = 400) -> None:
     """Let the app run until ``condition()`` holds (at most ``steps`` pauses)."""
     for _ in range(steps):
         if condition():
             return
         await pilot.pause(0.05)
     assert condition(), "condition never held"
+
+
+async def answer(pilot: Pilot[None], key: str) -> None:
+    """Press ``key`` on the decision modal on screen once it takes decisions (a key typed
+    before then is set aside: paw_tui.tui.dialogs.decision)."""
+    from paw_tui.tui.dialogs.decision import DecisionModal
+
+    screen = pilot.app.screen
+    assert isinstance(screen, DecisionModal), screen
+    await until(pilot, lambda: screen.armed)
+    await pilot.press(key)

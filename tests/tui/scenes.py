@@ -13,6 +13,8 @@ from textual.widgets import DataTable, Input
 from paw_tui.core.workspace.demo import DemoWorkspace, copy_demo_workspace
 from paw_tui.tui.app import PawApp
 from paw_tui.tui.dialogs.approval import ApprovalModal
+from paw_tui.tui.screens.intent_form import IntentForm
+from paw_tui.tui.screens.sessions_view import SessionsView
 from paw_tui.tui.widgets.trace_view import TraceView
 
 WIDE = (160, 48)
@@ -25,13 +27,38 @@ SIZES = {
     "trace-80x24": SMALL,
     "help-80x24": SMALL,
     "approval": WIDE,
+    "approval-80x24": SMALL,
     "trace-denials": WIDE,
+    "intent-form": WIDE,
+    "intent-form-80x24": SMALL,
+    "sessions": WIDE,
+    "sessions-80x24": SMALL,
 }
 SCENES = tuple(SIZES)
+DEMO_NOW = 1795195800.0
+"""2026-11-20 17:30 UTC, just after the demo's day: the clock of every scene, so ages ("asked
+38 min ago") and days in the trace read the same on every run."""
 
 
 def size_of(scene: str) -> tuple[int, int]:
     return SIZES.get(scene, SIZE)
+
+
+def approval_scene(scene: str) -> bool:
+    return scene.startswith("approval")
+
+
+def depend_on_unfinished_work(demo: DemoWorkspace) -> None:
+    """The request waiting in the demo (INT-003, rate limiting) made to depend on INT-001,
+    which is still IN_PROGRESS: what the approval modal must make stand out. An edit a person
+    could make in the file; the ledger is untouched."""
+    path = os.path.join(demo.root, ".orchestration", "active_intents.yaml")
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    head, marker, tail = text.partition("  - id: INT-003\n")
+    tail = tail.replace("    depends_on: []\n", '    depends_on: ["INT-001"]\n', 1)
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(head + marker + tail)
 
 
 def prepare_demo(base: str) -> DemoWorkspace:
@@ -50,7 +77,29 @@ def prepare_demo(base: str) -> DemoWorkspace:
 
 def build_app(scene: str, demo: DemoWorkspace) -> PawApp:
     user_dir = os.path.join(demo.user_home, ".paw", "instructions")
-    return PawApp(demo.root, user_dir=user_dir, watch_approvals=scene == "approval")
+    if approval_scene(scene):
+        depend_on_unfinished_work(demo)
+    return PawApp(
+        demo.root,
+        user_dir=user_dir,
+        watch_approvals=approval_scene(scene),
+        clock=lambda: DEMO_NOW,
+    )
+
+
+async def opened(pilot: Pilot[None], scene: str) -> bool:
+    """Whether the scene's form or view is on screen and filled; opens it when it is not."""
+    app = pilot.app
+    if scene.startswith("intent-form"):
+        form = app.screen
+        if not isinstance(form, IntentForm):
+            await pilot.press("e")  # the form on the highlighted intent, INT-001
+            return False
+        return "covers" in str(form.query_one("#form-preview").render())
+    if not isinstance(app.screen, SessionsView):
+        await pilot.press("S")
+        return False
+    return app.screen.query_one("#sessions-table", DataTable).row_count > 0
 
 
 async def settle(pilot: Pilot[None], scene: str) -> None:
@@ -62,12 +111,15 @@ async def settle(pilot: Pilot[None], scene: str) -> None:
         view = app.query_one(TraceView)
         status = str(app.query_one("#trace-status").render())
         ready = view.row_count > 0 and "verifying" not in status and "indexing" not in status
-        ready = ready and app.query_one("#layers-table", DataTable).row_count > 0
-        if scene == "approval":
+        tables = app.query("#layers-table").results(DataTable)
+        ready = ready and any(table.row_count > 0 for table in tables)
+        ready = ready and "…" not in str(app.sub_title).split("shell:")[-1]  # protection probed
+        if approval_scene(scene):
             ready = (
                 ready
                 and isinstance(app.screen, ApprovalModal)
                 and bool(app.screen.query("#approval-buttons"))
+                and app.screen.armed  # as the person sees it once it takes decisions
             )
         if scene == "trace-denials" and ready:
             if "match" not in status:
@@ -75,14 +127,19 @@ async def settle(pilot: Pilot[None], scene: str) -> None:
                 await app.main.run_action("trace_denials")
                 await pilot.press("4", "z")
                 continue
+        if ready and scene.startswith(("intent-form", "sessions")):
+            ready = await opened(pilot, scene)
         if ready:
             break
     if scene == "trace-80x24":
         await pilot.press("4")
     if scene == "help-80x24":
         await pilot.press("question_mark")
-    for field in app.query(Input):
-        field.cursor_blink = False
+    for screen in app.screen_stack:
+        for field in screen.query(Input):
+            field.cursor_blink = False
+        for area in screen.query("TextArea"):
+            area.cursor_blink = False  # type: ignore[attr-defined]
     await pilot.pause(0.1)
     # A table whose column widths grew with rows added in the same frame as an earlier paint
     # can keep that paint's header line (seen in one run in five under load): paint every

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -25,17 +24,9 @@ from paw_tui.tui.widgets.trace_pane import TracePane
 from paw_tui.tui.widgets.trace_view import TraceView
 
 from .conftest import approvals_required, claude, gate, ledger_lines, select, write
+from .pilot_wait import answer, until
 
 SIZE = (140, 44)
-
-
-async def until(pilot: Pilot[None], condition: Callable[[], object], steps: int = 100) -> None:
-    """Let the app run until ``condition()`` holds (bounded by steps, never by a clock)."""
-    for _ in range(steps):
-        if condition():
-            return
-        await pilot.pause(0.05)
-    assert condition(), "condition never held"
 
 
 def modal_ready(app: PawApp) -> bool:
@@ -134,6 +125,7 @@ async def test_path_tester_names_the_deciding_pattern(workspace: Path, user_dir:
 async def test_instruction_layers_and_exact_context_text(workspace: Path, user_dir: str) -> None:
     app = PawApp(str(workspace), user_dir=user_dir, watch_approvals=False)
     async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.query("#layers-table"))  # built after the first paint
         layers = app.query_one("#layers-table", DataTable)
         await until(pilot, lambda: layers.row_count == 3)
         statuses = {str(layers.get_row_at(i)[0]): str(layers.get_row_at(i)[1]) for i in range(3)}
@@ -306,9 +298,12 @@ async def test_approval_flow_end_to_end(workspace: Path, user_dir: str) -> None:
         title = modal.query_one("#approval-title").render()
         assert isinstance(title, Content)
         assert title.plain == TITLE
-        assert modal.session_id == "s2" and modal.intent_id == "INT-002"
-        assert "<intent_context" in modal.context_block
-        await pilot.press("y")
+        assert modal.facts.session_id == "s2" and modal.facts.intent_id == "INT-002"
+        # a summary for a person, not the intent context block
+        shown = str(modal.query_one("#approval-summary").render())
+        assert "Invoice PDF export" in shown and "src/billing/**" in shown
+        assert "<intent_context" not in shown
+        await answer(pilot, "y")
         await until(pilot, lambda: not pending_requests(str(workspace)))
         await until(pilot, lambda: not isinstance(app.screen, ApprovalModal))
     # the gate sees the approval at once
@@ -338,7 +333,7 @@ async def test_reject_frees_the_intent_and_escape_leaves_it_pending(
         assert len(pending_requests(str(workspace))) == 1
         await pilot.press("a")  # review the pending ones again
         await until(pilot, lambda: modal_ready(app))
-        await pilot.press("n")
+        await answer(pilot, "n")
         await until(pilot, lambda: not pending_requests(str(workspace)))
     assert write(workspace, "s2", "src/billing/pdf.py") == 2  # rejected: no intent
     assert select(workspace, "s3", "INT-002") == 0  # the intent is free again
@@ -360,7 +355,10 @@ async def test_a_request_decided_elsewhere_closes_its_modal(workspace: Path, use
 
 
 async def choose_blocked(app: PawApp, pilot: Pilot[None], answer: str) -> None:
-    """Open the status dialog on the first intent, pick BLOCKED (third), answer the confirmation."""
+    """Open the status dialog on the first intent (IN_PROGRESS), where the chooser starts;
+    pick BLOCKED (the next one), answer the confirmation."""
+    from textual.widgets import OptionList
+
     table = app.query_one("#intents-table", DataTable)
     await until(pilot, lambda: table.row_count == 3)
     table.focus()
@@ -368,7 +366,9 @@ async def choose_blocked(app: PawApp, pilot: Pilot[None], answer: str) -> None:
     await until(
         pilot, lambda: isinstance(app.screen, ChoiceModal) and bool(app.screen.query("#choices"))
     )
-    await pilot.press("down", "down", "enter")
+    choices = app.screen.query_one("#choices", OptionList)
+    assert choices.highlighted == 1  # IN_PROGRESS, the intent's status now
+    await pilot.press("down", "enter")
     await until(
         pilot, lambda: isinstance(app.screen, ConfirmModal) and bool(app.screen.query("#no"))
     )

@@ -18,20 +18,23 @@ from paw_tui.tui.dialogs.help import HelpScreen
 from paw_tui.tui.keys import key_rows
 from paw_tui.tui.screens.main import MainScreen
 from paw_tui.tui.screens.prompt_view import PromptView
+from paw_tui.tui.widgets.instructions_pane import InstructionsPane
 from paw_tui.tui.widgets.pane import FOCUS_MARK, Pane
 from paw_tui.tui.widgets.trace_view import TraceView
 
-from .test_app import until
+from .pilot_wait import until
 
 SMALL = (80, 24)
 WIDE = (160, 48)
 # every single key the main screen, its panes or the app bind: typed into a field, each
 # must land in the field as text
-COMMAND_KEYS = "szpatdfcqx1234/?jkgG"
+COMMAND_KEYS = "szpatdfcqx1234/?jkgGneS"
 
 
 async def started(app: PawApp, pilot) -> MainScreen:  # type: ignore[no-untyped-def]
     await until(pilot, lambda: app.query_one(TraceView).row_count > 0)
+    # the instructions pane's widgets are built after the first paint
+    await until(pilot, lambda: app.query_one(InstructionsPane).built)
     await until(pilot, lambda: app.focused is app.query_one("#intents-table"))
     return app.main
 

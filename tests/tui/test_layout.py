@@ -16,7 +16,8 @@ from paw_tui.tui.widgets.trace_pane import TracePane
 from paw_tui.tui.widgets.trace_view import TraceView
 
 from .conftest import ledger_lines
-from .test_app import text_of, until
+from .pilot_wait import until
+from .test_app import text_of
 
 PANES = ("#instructions", "#intents", "#scope", "#trace")
 PATH = "src/acme_billing/observability/json_logging.py"
@@ -97,6 +98,7 @@ async def test_at_80x24_every_pane_is_a_tab_with_its_essentials(
         assert str(held.label) == "HELD BY" and held.content_width >= 2
         # instructions: the context text has rows of its own, tokens a real estimate
         await pilot.press("1")
+        await until(pilot, lambda: app.query("#layers-table"))
         layers = app.query_one("#layers-table", DataTable)
         await until(pilot, lambda: layers.row_count == 3)
         await pilot.pause()
@@ -141,7 +143,7 @@ async def test_the_trace_filter_names_what_it_cannot_use(workspace: Path, user_d
         await until(pilot, lambda: "intnet" in text_of(app, "#trace-hint"))
         hint = text_of(app, "#trace-hint")
         assert "Did you mean intent?" in hint and "session:" in hint and "decision:" in hint
-        field.value = "INT-01"
+        field.value = "intent:INT-01"
         await until(pilot, lambda: "No intent 'INT-01'" in text_of(app, "#trace-hint"))
         assert "Did you mean INT-001" in text_of(app, "#trace-hint")
         field.value = "decision:maybe"
@@ -149,7 +151,7 @@ async def test_the_trace_filter_names_what_it_cannot_use(workspace: Path, user_d
         assert "allow, deny, pending, breach" in text_of(app, "#trace-hint")
         # ids and session prefixes ignore case; the count is shown
         expected = [r for r in records if r.get("intent_id") == "INT-001"]
-        field.value = "int-001"
+        field.value = "intent:int-001"
         await until(pilot, lambda: view.rows is not None and view.row_count == len(expected))
         assert not app.query_one("#trace-hint").display
         assert f"{len(expected)} matches" in text_of(app, "#trace-status")

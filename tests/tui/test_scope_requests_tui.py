@@ -20,7 +20,7 @@ from paw_tui.tui.dialogs.scope_request import TITLE, ScopeRequestModal
 from paw_tui.tui.widgets.trace_view import TraceView
 
 from .conftest import approvals_required, claude, gate, ledger_lines, select, write
-from .pilot_wait import until
+from .pilot_wait import answer, until
 
 SIZE = (120, 40)
 SESSION = "s1"  # holds INT-001 in the fixture's workspace
@@ -73,18 +73,21 @@ async def test_deny_request_restart_grant_then_the_agent_may_write(
         assert modal is not None
         title = modal.query_one("#approval-title").render()
         assert isinstance(title, Content) and title.plain == TITLE
-        assert (modal.request_id, modal.session_id, modal.intent_id, modal.pattern) == (
+        facts = modal.facts
+        assert (modal.request_id, facts.session_id, facts.intent_id, modal.pattern) == (
             request.id,
             SESSION,
             "INT-001",
             "docs/**",
         )
-        assert modal.intent_name == "JWT Authentication Migration"
-        assert "src/auth/**" in modal.owned_scope and modal.reason == request.reason
+        assert facts.intent is not None and facts.intent.name == "JWT Authentication Migration"
+        assert "src/auth/**" in facts.intent.owned_scope and modal.reason == request.reason
+        shown = str(modal.query_one("#approval-summary").render())
+        assert "JWT Authentication Migration" in shown and "docs/**" in shown
         await pilot.press("escape")
         await until(pilot, lambda: scope_modal(app) is None)
         # put off, not forgotten: the header counts what waits
-        assert "1 waiting (a)" in str(app.main.sub_title)
+        assert "1 waiting (a)" in str(app.sub_title)
     assert [r.id for r in pending_requests(str(workspace))] == [request.id]
     assert intents_text(workspace) == before
     assert write(workspace, SESSION, TARGET) == 2  # still denied: nothing decided
@@ -93,10 +96,10 @@ async def test_deny_request_restart_grant_then_the_agent_may_write(
     app = PawApp(str(workspace), user_dir=user_dir)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: scope_modal(app))
-        await pilot.press("y")
+        await answer(pilot, "y")
         await until(pilot, lambda: not pending_requests(str(workspace)))
         await until(pilot, lambda: scope_modal(app) is None)
-        await until(pilot, lambda: "waiting" not in str(app.main.sub_title))
+        await until(pilot, lambda: "waiting" not in str(app.sub_title))
     # the agent's next call passes, through the gate as the client runs it
     assert write(workspace, SESSION, TARGET) == 0
     assert intents_text(workspace) == before.replace(
@@ -118,7 +121,7 @@ async def test_deny_in_the_modal_is_recorded_and_the_scope_stays(
     app = PawApp(str(workspace), user_dir=user_dir)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: scope_modal(app))
-        await pilot.press("n")
+        await answer(pilot, "n")
         await until(pilot, lambda: not pending_requests(str(workspace)))
     [decided] = list(iter_requests(str(workspace)))
     assert decided.state == "denied"
@@ -178,7 +181,7 @@ async def test_approvals_and_scope_requests_take_turns(workspace: Path, user_dir
             await until(pilot, decision_modal)
             shown = decision_modal()
             seen.add(shown)
-            await pilot.press("y")
+            await answer(pilot, "y")
 
             def moved_on(shown: type | None = shown) -> bool:
                 return decision_modal() != shown
@@ -194,8 +197,8 @@ async def test_approvals_and_scope_requests_take_turns(workspace: Path, user_dir
 async def test_header_names_the_active_shell_protection(workspace: Path, user_dir: str) -> None:
     app = PawApp(str(workspace), user_dir=user_dir, watch_approvals=False)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        assert f"shell: {protection(str(workspace)).kind}" in str(app.screen.sub_title)
+        kind = protection(str(workspace)).kind
+        await until(pilot, lambda: f"shell: {kind}" in str(app.sub_title))
 
 
 @pytest.mark.anyio

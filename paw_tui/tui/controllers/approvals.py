@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from paw_tui.tui.controllers.decisions import DecisionQueue, decider_name
+from paw_tui.tui.controllers.request_facts import RequestFacts, with_facts
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -14,41 +15,37 @@ __all__ = ["ApprovalQueue", "PendingApproval", "decider_name"]
 
 
 class PendingApproval:
-    """A pending request with what the modal shows of its intent (read off the UI thread)."""
+    """A pending request with what the modal shows of it (read off the UI thread)."""
 
-    __slots__ = ("request", "intent_name", "context_block")
+    __slots__ = ("request", "facts")
 
-    def __init__(self, request: ApprovalRequest, intent_name: str, context_block: str) -> None:
+    def __init__(self, request: ApprovalRequest, facts: RequestFacts) -> None:
         self.request = request
-        self.intent_name = intent_name
-        self.context_block = context_block
+        self.facts = facts
 
     @classmethod
-    def read(cls, root: str, request: ApprovalRequest) -> PendingApproval:
-        from paw_tui.core.intents.view import intent_context_block
-        from paw_tui.core.workspace.state import WorkspaceState
+    def read_all(cls, root: str) -> list[PendingApproval]:
+        """Every pending request, in arrival order."""
+        from paw_tui.core.handshake.approvals import pending_requests
 
-        state = WorkspaceState(root)
-        intent = state.policy.intent(request.intent_id)
-        if intent is None:
-            return cls(request, "", f"(intent {request.intent_id} is no longer defined)")
-        return cls(request, intent.name, intent_context_block(state, intent))
+        return [cls(request, facts) for request, facts in with_facts(root, pending_requests(root))]
 
 
 class ApprovalQueue(DecisionQueue[PendingApproval]):
     DECIDED_ELSEWHERE = "That approval request was decided elsewhere."
+    WAITS_TITLE = "An intent selection waits for you"
     WORKER_GROUP = "approvals-decide"
 
     def request_id(self, item: PendingApproval) -> str:
         return item.request.id
 
+    def facts(self, item: PendingApproval) -> RequestFacts:
+        return item.facts
+
     def modal(self, item: PendingApproval) -> ApprovalModal:
         from paw_tui.tui.dialogs.approval import ApprovalModal
 
-        request = item.request
-        return ApprovalModal(
-            request.id, request.session_id, request.intent_id, item.intent_name, item.context_block
-        )
+        return ApprovalModal(item.facts, self.clock)
 
     def decide(self, request_id: str, yes: bool) -> str:
         from paw_tui.core.handshake.selection import decide_approval

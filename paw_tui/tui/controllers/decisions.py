@@ -7,27 +7,32 @@ session of the TUI (``a`` brings the hidden ones back); a request decided elsewh
 another TUI, a session that ended) closes its modal. Decisions go through the core, with
 their ledger records, in a worker thread. The queues of one screen take turns: a modal never
 opens over another request's.
+
+A request never takes the focus from a text field or from a person typing
+(:mod:`paw_tui.tui.attention`): it is announced (the header's count, a notification) and
+waits until the field is left and the keys stop, or until ``a`` asks for it.
 """
 
 from __future__ import annotations
 
 import os
-from typing import Generic, TypeVar, cast
-from weakref import WeakKeyDictionary
+from typing import Generic, TypeVar
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from textual.app import App
     from textual.screen import Screen
+    from textual.timer import Timer
 
+    from paw_tui.tui.attention import Attention
+    from paw_tui.tui.controllers.request_facts import RequestFacts
     from paw_tui.tui.dialogs.decision import DecisionModal
 
 Item = TypeVar("Item")
-BADGE = " · ⏵ "
-"""Where the header's count of waiting requests begins."""
-
-_QUEUES: WeakKeyDictionary[Screen[None], list[DecisionQueue[object]]] = WeakKeyDictionary()
-"""The queues of each screen, so that one closing its modal lets the next one show."""
+RETRY = 0.25
+"""Seconds between looks, while a request waits, at whether the person is still busy."""
 
 
 def decider_name() -> str:
@@ -36,22 +41,45 @@ def decider_name() -> str:
 
 
 class DecisionQueue(Generic[Item]):
-    """Which pending request is on screen, which were set aside, and what comes next."""
+    """Which pending request is on screen, which were set aside, and what comes next.
+
+    ``group`` is the list of the screen's queues (this one joins it): they take turns, and
+    ``a`` reviews them all. ``changed`` is called whenever the number waiting may have moved.
+    """
 
     NOTHING_PENDING = "Nothing awaits a decision: no intent selection or scope request is pending."
     DECIDED_ELSEWHERE = "That request was decided elsewhere."
     WORKER_GROUP = "decisions"
+    WAITS_TITLE = "A request waits for you"
 
-    def __init__(self, screen: Screen[None], root: str) -> None:
+    def __init__(
+        self,
+        screen: Screen[None],
+        root: str,
+        *,
+        attention: Attention,
+        clock: Callable[[], float],
+        group: list[DecisionQueue[object]],
+        changed: Callable[[], None],
+    ) -> None:
         self.screen = screen
         self.root = root
+        self.attention = attention
+        self.clock = clock
+        self.group = group
+        self.changed = changed
         self.pending: list[Item] = []
         self.dismissed: set[str] = set()
+        self.announced: set[str] = set()
         self.open_request: str | None = None
-        _QUEUES.setdefault(screen, []).append(cast("DecisionQueue[object]", self))
+        self._retry: Timer | None = None
+        group.append(self)  # type: ignore[arg-type]
 
     # -- what a kind of request says ---------------------------------------------------------
     def request_id(self, item: Item) -> str:
+        raise NotImplementedError
+
+    def facts(self, item: Item) -> RequestFacts:
         raise NotImplementedError
 
     def modal(self, item: Item) -> DecisionModal:
@@ -67,16 +95,13 @@ class DecisionQueue(Generic[Item]):
     def app(self) -> App[None]:
         return self.screen.app
 
-    def peers(self) -> list[DecisionQueue[object]]:
-        """Every queue of this screen, this one included."""
-        return _QUEUES.get(self.screen) or [cast("DecisionQueue[object]", self)]
-
     def update(self, pending: list[Item]) -> None:
         """The pending set changed on disk."""
         from paw_tui.tui.dialogs.decision import DecisionModal
 
         self.pending = pending
         ids = {self.request_id(item) for item in pending}
+        self.announced &= ids
         if self.open_request is not None and self.open_request not in ids:
             closing = self.open_request
             self.open_request = None
@@ -84,41 +109,66 @@ class DecisionQueue(Generic[Item]):
             if isinstance(screen, DecisionModal) and screen.request_id == closing:
                 screen.dismiss(None)
                 self.app.notify(self.DECIDED_ELSEWHERE)
-        self.show_badge()
+        self.changed()
         self.show_next()
 
-    def show_badge(self) -> None:
-        """How many requests wait, in the screen's subtitle (the header), so one put off
-        with ``escape`` is not forgotten."""
-        waiting = sum(len(queue.pending) for queue in self.peers())
-        base = str(self.screen.sub_title).split(BADGE)[0]
-        self.screen.sub_title = base + (f"{BADGE}{waiting} waiting (a)" if waiting else "")
-
     def review(self) -> None:
-        """Show every queue's pending requests again, the ones set aside included."""
-        peers = self.peers()
-        if not any(queue.pending for queue in peers):
+        """Show every queue's pending requests again, the ones set aside included: the
+        person asked (``a``), so neither a field nor typing holds them back."""
+        if not any(queue.pending for queue in self.group):
             self.app.notify(self.NOTHING_PENDING)
             return
-        for queue in peers:
+        for queue in self.group:
             queue.dismissed.clear()
-        for queue in peers:
-            queue.show_next()
+        for queue in self.group:
+            queue.show_next(asked=True)
 
-    def show_next(self) -> None:
+    def _next(self) -> Item | None:
+        for item in self.pending:
+            if self.request_id(item) not in self.dismissed:
+                return item
+        return None
+
+    def show_next(self, *, asked: bool = False) -> None:
         from paw_tui.tui.dialogs.decision import DecisionModal
 
         if self.open_request is not None or isinstance(self.app.screen, DecisionModal):
             return
-        for item in self.pending:
-            request_id = self.request_id(item)
-            if request_id in self.dismissed:
-                continue
-            self.open_request = request_id
-            self.app.push_screen(
-                self.modal(item), lambda result, rid=request_id: self._result(rid, result)
-            )
+        item = self._next()
+        if item is None:
             return
+        if not asked and self.attention.busy(self.app):
+            self._announce(item)
+            if self._retry is None:
+                self._retry = self.app.set_timer(RETRY, self._look_again)
+            return
+        request_id = self.request_id(item)
+        self.open_request = request_id
+        self.app.push_screen(
+            self.modal(item), lambda result, rid=request_id: self._result(rid, result)
+        )
+
+    def _look_again(self) -> None:
+        self._retry = None
+        self._show_any()
+
+    def _announce(self, item: Item) -> None:
+        """Tell the person, once, that a request waits for them."""
+        from paw_tui.core.support.printable import printable
+
+        request_id = self.request_id(item)
+        if request_id in self.announced:
+            return
+        self.announced.add(request_id)
+        facts = self.facts(item)
+        self.app.notify(
+            f"Session {printable(facts.session_id)} asks about {printable(facts.intent_id)}: "
+            "it waits until you leave the field, or press a.",
+            title=self.WAITS_TITLE,
+            severity="warning",
+            timeout=8,
+            markup=False,
+        )
 
     def _result(self, request_id: str, result: bool | None) -> None:
         if self.open_request == request_id:
@@ -134,18 +184,19 @@ class DecisionQueue(Generic[Item]):
         self._show_any()
 
     def _show_any(self) -> None:
-        for queue in self.peers():
+        for queue in self.group:
             queue.show_next()
 
     def _decide(self, request_id: str, yes: bool) -> None:
         """In a worker thread: the decision, then back to the UI thread."""
         from paw_tui.core.errors import PawError
+        from paw_tui.tui.dialogs.act_failed import report_failure
 
         app = self.app
         try:
             told = self.decide(request_id, yes)
         except PawError as exc:
-            app.call_from_thread(app.notify, str(exc), severity="error")
+            app.call_from_thread(report_failure, app, str(exc))
             return
         app.call_from_thread(app.notify, told)
         app.call_from_thread(self._show_any)

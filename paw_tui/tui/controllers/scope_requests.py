@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from textual.message import Message
 
 from paw_tui.tui.controllers.decisions import DecisionQueue, decider_name
+from paw_tui.tui.controllers.request_facts import RequestFacts, with_facts
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -22,33 +23,20 @@ if TYPE_CHECKING:
 
 
 class PendingScopeRequest:
-    """A pending request with what the modal shows of its intent (read off the UI thread)."""
+    """A pending request with what the modal shows of it (read off the UI thread)."""
 
-    __slots__ = ("request", "intent_name", "owned_scope")
+    __slots__ = ("request", "facts")
 
-    def __init__(self, request: ScopeRequest, intent_name: str, owned_scope: list[str]) -> None:
+    def __init__(self, request: ScopeRequest, facts: RequestFacts) -> None:
         self.request = request
-        self.intent_name = intent_name
-        self.owned_scope = owned_scope
+        self.facts = facts
 
     @classmethod
     def read_all(cls, root: str) -> list[PendingScopeRequest]:
         """Every pending request, in arrival order."""
         from paw_tui.core.handshake.scope_requests import pending_requests
-        from paw_tui.core.policy.compiled import load_policy
 
-        requests = pending_requests(root)
-        if not requests:
-            return []
-        policy = load_policy(root)
-        found = []
-        for request in requests:
-            intent = policy.intent(request.intent_id) if policy.valid else None
-            if intent is None:
-                found.append(cls(request, "(no longer defined)", []))
-            else:
-                found.append(cls(request, intent.name, list(intent.owned_scope)))
-        return found
+        return [cls(request, facts) for request, facts in with_facts(root, pending_requests(root))]
 
 
 @dataclass
@@ -60,24 +48,20 @@ class ScopeRequestsChanged(Message):
 
 class ScopeRequestQueue(DecisionQueue[PendingScopeRequest]):
     DECIDED_ELSEWHERE = "That scope request was decided elsewhere."
+    WAITS_TITLE = "A scope request waits for you"
     WORKER_GROUP = "scope-requests-decide"
 
     def request_id(self, item: PendingScopeRequest) -> str:
         return item.request.id
 
+    def facts(self, item: PendingScopeRequest) -> RequestFacts:
+        return item.facts
+
     def modal(self, item: PendingScopeRequest) -> ScopeRequestModal:
         from paw_tui.tui.dialogs.scope_request import ScopeRequestModal
 
         request = item.request
-        return ScopeRequestModal(
-            request.id,
-            request.session_id,
-            request.intent_id,
-            item.intent_name,
-            request.pattern,
-            request.reason,
-            item.owned_scope,
-        )
+        return ScopeRequestModal(item.facts, self.clock, request.pattern, request.reason)
 
     def decide(self, request_id: str, yes: bool) -> str:
         from paw_tui.core.handshake.scope_expansion import decide_scope_request

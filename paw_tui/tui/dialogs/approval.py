@@ -1,11 +1,12 @@
-"""The approval modal: approve (y), reject (n) or leave pending (escape)."""
+"""The approval modal: approve (y), reject (n) or leave pending (escape), with the request
+shown as a person reads it (:mod:`.request_summary`)."""
 
 from __future__ import annotations
 
-from rich.markup import escape
 from textual.binding import Binding
 
 from paw_tui.tui.dialogs.decision import DecisionModal
+from paw_tui.tui.dialogs.request_summary import approval_text
 
 TITLE = "Approve intent selection?"
 
@@ -20,21 +21,5 @@ class ApprovalModal(DecisionModal):
         Binding("escape", "decide(None)", "Later", id="approval.later"),
     ]
 
-    def __init__(
-        self, request_id: str, session_id: str, intent_id: str, intent_name: str, context_block: str
-    ) -> None:
-        super().__init__(request_id)
-        self.session_id = session_id
-        self.intent_id = intent_id
-        self.intent_name = intent_name
-        self.context_block = context_block
-
-    def summary(self) -> str:
-        return (
-            f"Session [b]{escape(self.session_id)}[/b] asks to work on "
-            f"[b]{escape(self.intent_id)}[/b] {escape(self.intent_name)}\n"
-            f"[$text-muted]request {escape(self.request_id)}[/]"
-        )
-
-    def details(self) -> str:
-        return self.context_block
+    def body(self, now_seconds: float) -> str:
+        return approval_text(self.facts, now_seconds)

@@ -1,34 +1,47 @@
-"""The help screen (``?``): every key by where it acts, with the id a keymap file uses."""
+"""The help screen (``?``): every key by where it acts, with the id a keymap file uses.
+
+It is handed its rows (:func:`paw_tui.tui.keys.key_rows` builds them from every screen's real
+bindings), so it needs nothing of the modules that list the screens it is one of."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 from rich.markup import escape
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Label, Static
+from textual.widgets import Footer, Label, Static
 
 KEYS_WIDTH = 14
 WHAT_WIDTH = 22
 
 
+@dataclass(frozen=True)
+class KeyRow:
+    section: str
+    keys: str  # as the person presses them, after their keymap
+    description: str
+    binding_id: str | None  # what keymap.yaml names (None: not remappable)
+
+
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,q,question_mark", "close", "Close", id="help.close")]
 
-    def compose(self) -> ComposeResult:
-        from paw_tui.tui.keys import key_rows
-        from paw_tui.tui.settings import keymap_path
+    def __init__(self, rows: Sequence[KeyRow], keymap_file: str) -> None:
+        super().__init__()
+        self.rows = list(rows)
+        self.keymap_file = keymap_file
 
-        app = self.app
-        keymap = dict(getattr(app, "_keymap", {}))
-        rows = key_rows(app, keymap)
+    def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="help-dialog"):
             yield Label("Keys  (escape closes)", id="help-title")
             with VerticalScroll(id="help-body"):
                 section = None
                 lines: list[str] = []
-                for row in rows:
+                for row in self.rows:
                     if row.section != section:
                         if lines:
                             yield Static("\n".join(lines), classes="help-section")
@@ -41,10 +54,11 @@ class HelpScreen(ModalScreen[None]):
                 if lines:
                     yield Static("\n".join(lines), classes="help-section")
                 yield Static(
-                    f"[$text-muted]Remap keys in {escape(keymap_path())}, one "
+                    f"[$text-muted]Remap keys in {escape(self.keymap_file)}, one "
                     "'binding.id: keys' line each (for example  trace.tail: T).[/]",
                     id="help-keymap",
                 )
+        yield Footer()
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Label, Static
+from textual.widgets import Footer, Label, Static
 
 
 def _pretty(body: str) -> Text:
@@ -44,6 +44,7 @@ class RecordDetail(ModalScreen[None]):
             )
             with VerticalScroll():
                 yield Static(_pretty(body) if self.record else Text(body), expand=True)
+        yield Footer()
 
     def action_copy(self) -> None:
         from paw_tui.tui.clipboard import copy

@@ -3,10 +3,16 @@ for a pattern in its intent's ``owned_scope`` (DESIGN §5, §11)."""
 
 from __future__ import annotations
 
-from rich.markup import escape
 from textual.binding import Binding
 
 from paw_tui.tui.dialogs.decision import DecisionModal
+from paw_tui.tui.dialogs.request_summary import scope_request_text
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from paw_tui.tui.controllers.request_facts import RequestFacts
 
 TITLE = "Grant scope?"
 
@@ -24,36 +30,11 @@ class ScopeRequestModal(DecisionModal):
     ]
 
     def __init__(
-        self,
-        request_id: str,
-        session_id: str,
-        intent_id: str,
-        intent_name: str,
-        pattern: str,
-        reason: str,
-        owned_scope: list[str],
+        self, facts: RequestFacts, clock: Callable[[], float], pattern: str, reason: str
     ) -> None:
-        super().__init__(request_id)
-        self.session_id = session_id
-        self.intent_id = intent_id
-        self.intent_name = intent_name
+        super().__init__(facts, clock)
         self.pattern = pattern
         self.reason = reason
-        self.owned_scope = owned_scope
 
-    def summary(self) -> str:
-        return (
-            f"Session [b]{escape(self.session_id)}[/b] asks that "
-            f"[b]{escape(self.intent_id)}[/b] {escape(self.intent_name)} may also write\n"
-            f"  [b $warning]{escape(self.pattern)}[/]\n"
-            f"[$text-muted]request {escape(self.request_id)}[/]"
-        )
-
-    def details(self) -> str:
-        owned = "\n".join(f"  {pattern}" for pattern in self.owned_scope) or "  (nothing)"
-        return (
-            f"Reason given: {self.reason or '(none)'}\n\n"
-            f"owned_scope now:\n{owned}\n\n"
-            f"Granting appends {self.pattern} to {self.intent_id}'s owned_scope in "
-            "active_intents.yaml (comments and order kept) and records scope_granted."
-        )
+    def body(self, now_seconds: float) -> str:
+        return scope_request_text(self.facts, self.pattern, self.reason, now_seconds)

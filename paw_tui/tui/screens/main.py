@@ -7,6 +7,7 @@ approval requests; the approval queue puts pending selections in front of the pe
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from textual import on, work
@@ -16,15 +17,25 @@ from textual.containers import Grid
 from textual.message import Message
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import DataTable, Footer, Header, Input, Tab, Tabs
+from textual.widgets import DataTable, Footer, Header, Input, Static, Tab, Tabs
 from textual.worker import Worker, WorkerState, get_current_worker
 
+from paw_tui.core.intents.model import Intent
 from paw_tui.core.ledger.line_index import TraceIndex
 from paw_tui.core.workspace import layout
+from paw_tui.tui.attention import Attention
 from paw_tui.tui.controllers.approvals import ApprovalQueue
+from paw_tui.tui.controllers.decisions import DecisionQueue
 from paw_tui.tui.controllers.scope_requests import ScopeRequestQueue, ScopeRequestsChanged
 from paw_tui.tui.display import shorten_home
-from paw_tui.tui.messages import ApprovalsChanged, IntentHighlighted, IntentsChanged, LedgerGrew
+from paw_tui.tui.header import subtitle
+from paw_tui.tui.messages import (
+    ApprovalsChanged,
+    IntentHighlighted,
+    IntentsChanged,
+    LedgerGrew,
+    LedgerHealthChanged,
+)
 from paw_tui.tui.watcher import WorkspaceWatcher
 from paw_tui.tui.widgets.instructions_pane import InstructionsPane
 from paw_tui.tui.widgets.intents_pane import IntentsPane
@@ -70,21 +81,51 @@ class MainScreen(Screen[None]):
         Binding("a", "review_approvals", "Approvals", show=False, id="main.approvals"),
         Binding("z", "zoom", "Zoom", id="main.zoom"),
         Binding("p", "show_prompt", "Prompt", id="main.prompt"),
+        Binding("S", "show_sessions", "Sessions", id="main.sessions"),
     ]
 
-    def __init__(self, root: str, user_dir: str | None, *, watch_approvals: bool = True) -> None:
+    def __init__(
+        self,
+        root: str,
+        user_dir: str | None,
+        *,
+        watch_approvals: bool = True,
+        attention: Attention | None = None,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
+        import time
+
         super().__init__()
         self.root = root
         self.user_dir = user_dir
+        self.clock = clock or time.time
+        self.shell = ""  # the protection in force, for the header
         self.index = TraceIndex(layout.at(root, layout.LEDGER))
         self.watcher = WorkspaceWatcher(
             root, self.index, self.post_message, watch_approvals=watch_approvals
         )
-        self.approvals = ApprovalQueue(self, root)
-        self.scope_requests = ScopeRequestQueue(self, root)
+        self.queues: list[DecisionQueue[object]] = []  # they take turns, in this order
+        attention = attention or Attention()
+        self.approvals = ApprovalQueue(
+            self,
+            root,
+            attention=attention,
+            clock=self.clock,
+            group=self.queues,
+            changed=self.show_header,
+        )
+        self.scope_requests = ScopeRequestQueue(
+            self,
+            root,
+            attention=attention,
+            clock=self.clock,
+            group=self.queues,
+            changed=self.show_header,
+        )
 
     def compose(self) -> ComposeResult:
         yield Header()
+        yield Static("", id="ledger-banner")
         yield PaneTabs(
             *(Tab(f"{n} {name.title()}", id=f"tab-{name}") for n, name in enumerate(PANES, 1)),
             active="tab-intents",
@@ -94,19 +135,39 @@ class MainScreen(Screen[None]):
             yield InstructionsPane(self.root, self.user_dir, id="instructions")
             yield IntentsPane(id="intents")
             yield ScopePane(self.root, id="scope")
-            yield TracePane(self.root, self.index, self.watcher.ledger_ready, id="trace")
+            yield TracePane(
+                self.root, self.index, self.watcher.ledger_ready, clock=self.clock, id="trace"
+            )
         yield Footer()
 
     def on_mount(self) -> None:
-        from paw_tui.core.confine.status import protection
-
-        # what holds the agents' shell commands: a few small reads and one system call
-        self.sub_title = f"{shorten_home(self.root)} · shell: {protection(self.root).kind}"
+        self.show_header()
         self.watch(self, "focused", self._focus_moved)
         self.watch(self, "maximized", lambda _: self._focus_moved(self.focused))
         self._fit_layout()
         self._focus(self.query_one("#intents-table", DataTable))
+        # the rest starts once the newest records are painted (_trace_painted)
+
+    @on(TracePane.Painted)
+    async def _trace_painted(self) -> None:
+        """The first paint is the trace's newest records (DESIGN §10): the instructions pane's
+        widgets, and the threads that read everything else (their imports and parsing hold
+        the interpreter lock), come after."""
         self.watch_workspace()
+        self.probe_protection()
+        await self.query_one(InstructionsPane).build()
+
+    @work(thread=True, exclusive=True, group="protection", exit_on_error=False)
+    def probe_protection(self) -> None:
+        """What holds the agents' shell commands: a few small reads and one system call."""
+        from paw_tui.core.confine.status import protection
+
+        kind = protection(self.root).kind
+        self.app.call_from_thread(self._protection_found, kind)
+
+    def _protection_found(self, kind: str) -> None:
+        self.shell = kind
+        self.show_header()
 
     @work(thread=True, exclusive=True, group="workspace-watch", exit_on_error=False)
     def watch_workspace(self) -> None:
@@ -126,14 +187,49 @@ class MainScreen(Screen[None]):
     # -- what the watcher reports ------------------------------------------------------------
     @on(LedgerGrew)
     def _ledger_grew(self, message: LedgerGrew) -> None:
-        self.query_one(TracePane).apply_update(message.update)
+        trace = self.query_one(TracePane)
+        appended = trace.apply_update(message.update)
+        # the files the highlighted intent touched follow its new records
+        scope = self.query_one(ScopePane)
+        if scope.intent_id is None:
+            return
+        if appended is None or any(
+            (record := self.index.record(line)) is not None
+            and record.get("intent_id") == scope.intent_id
+            for line in appended
+        ):
+            scope.load_touched(scope.intent_id)
 
     @on(IntentsChanged)
     def _intents_changed(self, message: IntentsChanged) -> None:
+        from paw_tui.tui.screens.sessions_view import SessionsView
+
+        for screen in self.app.screen_stack:  # the sessions changed too, maybe
+            if isinstance(screen, SessionsView):
+                screen.reload()
         intents = self.query_one(IntentsPane)
-        intents.show(message.policy, message.held)
+        intents.show(message.policy, message.held, message.awaiting)
         self.query_one(ScopePane).show(message.policy, intents.highlighted)
-        self.query_one(TracePane).known_intents = [i.id for i in message.policy.intents]
+        trace = self.query_one(TracePane)
+        trace.known_intents = [i.id for i in message.policy.intents]
+        trace.show_hint()  # an intent the filter names may have come or gone
+
+    @on(LedgerHealthChanged)
+    def _ledger_health(self, message: LedgerHealthChanged) -> None:
+        """While the ledger cannot be appended the gate denies every mutating tool and no
+        act of the person's can be recorded: a banner says so until it can."""
+        from rich.markup import escape
+
+        from paw_tui.core.support.printable import printable
+
+        banner = self.query_one("#ledger-banner", Static)
+        health = message.health
+        banner.display = health.denying
+        if health.denying:
+            banner.update(
+                "[b]The gate is denying every mutating tool: it cannot record.[/b] "
+                + escape(printable(health.message()))
+            )
 
     @on(ApprovalsChanged)
     def _approvals_changed(self, message: ApprovalsChanged) -> None:
@@ -160,6 +256,43 @@ class MainScreen(Screen[None]):
     def action_review_approvals(self) -> None:
         self.approvals.review()
 
+    def _highlighted_intent(self) -> Intent | None:
+        pane = self.query_one(IntentsPane)
+        if pane.policy is None or pane.highlighted is None:
+            return None
+        return pane.policy.intent(pane.highlighted)
+
+    def action_new_intent(self) -> None:
+        self._open_form(None)
+
+    def action_edit_intent(self) -> None:
+        intent = self._highlighted_intent()
+        if intent is None:
+            self.notify("Highlight an intent first.", severity="warning")
+            return
+        self._open_form(intent)
+
+    def _open_form(self, intent: Intent | None) -> None:
+        from paw_tui.tui.screens.intent_form import IntentForm
+
+        policy = self.query_one(IntentsPane).policy
+        if policy is None or not policy.valid:
+            reason = policy.unavailable_reason if policy is not None else "not read yet"
+            self.notify(f"The intents cannot be edited now: {reason}", severity="error")
+            return
+
+        def saved(intent_id: str | None) -> None:
+            if intent_id:
+                self.query_one(IntentsPane).highlighted = intent_id
+                self.watcher.nudge()
+
+        self.app.push_screen(IntentForm(self.root, policy, intent), saved)
+
+    def action_show_sessions(self) -> None:
+        from paw_tui.tui.screens.sessions_view import SessionsView
+
+        self.app.push_screen(SessionsView(self.root, self.clock))
+
     def action_change_status(self) -> None:
         from paw_tui.core.intents.model import STATUSES
         from paw_tui.tui.dialogs.confirm import ChoiceModal, ConfirmModal
@@ -183,7 +316,10 @@ class MainScreen(Screen[None]):
             )
 
         self.app.push_screen(
-            ChoiceModal(f"Status of {intent.id} ({intent.status})", list(STATUSES)), chosen
+            ChoiceModal(
+                f"Status of {intent.id} ({intent.status})", list(STATUSES), current=intent.status
+            ),
+            chosen,
         )
 
     @work(thread=True, exit_on_error=False, group="intents-status")
@@ -192,11 +328,12 @@ class MainScreen(Screen[None]):
         from paw_tui.core.handshake.selection import set_intent_status
         from paw_tui.core.workspace.state import WorkspaceState
         from paw_tui.tui.controllers.approvals import decider_name
+        from paw_tui.tui.dialogs.act_failed import report_failure
 
         try:
             old = set_intent_status(WorkspaceState(self.root), intent_id, status, by=decider_name())
         except PawError as exc:
-            self.app.call_from_thread(self.notify, str(exc), severity="error")
+            self.app.call_from_thread(report_failure, self.app, str(exc))
             return
         self.app.call_from_thread(self.notify, f"{intent_id}: {old} -> {status}")
         self.watcher.nudge()
@@ -223,9 +360,23 @@ class MainScreen(Screen[None]):
 
         self.app.push_screen(PromptView(self.root))
 
+    # -- the header -------------------------------------------------------------------------
+    @property
+    def waiting(self) -> int:
+        """How many requests wait for the person."""
+        return sum(len(queue.pending) for queue in self.queues)
+
+    def show_header(self) -> None:
+        """The header's line for the terminal's width, set on the app so that every screen's
+        header shows it: what waits stays visible, the path gives way first."""
+        width = self.app.size.width if self.is_attached else 80
+        shell = self.shell or "…"
+        self.app.sub_title = subtitle(shorten_home(self.root), shell, self.waiting, width)
+
     # -- layout and focus --------------------------------------------------------------------
     def on_resize(self) -> None:
         self._fit_layout()
+        self.show_header()
 
     def _fit_layout(self) -> None:
         width, height = self.size
@@ -279,19 +430,22 @@ class MainScreen(Screen[None]):
         widget.focus()
 
     def _stops(self) -> list[Widget]:
-        """Every widget tab stops at, pane by pane (only the zoomed pane's when zoomed)."""
+        """Every widget tab stops at, pane by pane (only the zoomed pane's when zoomed; a
+        pane still being built has none yet)."""
         names = [self._pane_of(self.maximized)] if self.maximized is not None else PANES
         return [
-            self.query_one(selector)
+            widget
             for name in names
             if name is not None
             for selector in self.pane(name).STOPS
+            for widget in self.query(selector)
         ]
 
     def action_focus_pane(self, name: str) -> None:
         if self.maximized is not None and self._pane_of(self.maximized) != name:
             self.minimize()
-        self._focus(self.query_one(self.pane(name).STOPS[0]))
+        first = self.query(self.pane(name).STOPS[0])
+        self._focus(first.first() if first else self.pane(name))
 
     def action_focus_step(self, step: int) -> None:
         stops = self._stops()

@@ -12,7 +12,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Button, DataTable, Footer, Input, Label, Select, Static
+from textual.widgets import Button, DataTable, Footer, Header, Input, Label, Select, Static
 
 from paw_tui.core.prompt.assembly import PromptLayer
 
@@ -20,7 +20,12 @@ NO_SESSION = "(a new session)"
 
 
 class PromptView(Screen[None]):
-    BINDINGS = [Binding("escape", "close", "Back", id="prompt.back")]
+    # the layers, not the session picker: a focused Select takes printable keys as a search
+    AUTO_FOCUS = "#prompt-layers"
+    BINDINGS = [
+        Binding("e", "edit_supervisor", "Supervisor", id="prompt.supervisor"),
+        Binding("escape", "close", "Back", id="prompt.back"),
+    ]
 
     @dataclass
     class Assembled(Message):
@@ -37,6 +42,7 @@ class PromptView(Screen[None]):
         self.session_id = NO_SESSION
 
     def compose(self) -> ComposeResult:
+        yield Header()  # the app's line: what waits for the person stays in sight
         with Vertical(id="prompt-view"):
             yield Label(
                 "Assembled prompt — what the gate injects on SessionStart and every UserPromptSubmit",
@@ -133,24 +139,31 @@ class PromptView(Screen[None]):
     def apply(self, action: str, scope: str) -> None:
         from paw_tui.core.errors import PawError
         from paw_tui.core.prompt.supervisor import clear_supervisor, set_supervisor
+        from paw_tui.tui.controllers.decisions import decider_name
 
         if scope == "session" and self.session_id == NO_SESSION:
             self.notify("Pick a session first, or set it for every session.", severity="warning")
             return
         target = self._target(scope)
         try:
+            text = self.query_one("#supervisor-input", Input).value
             if action == "set":
-                set_supervisor(self.root, self.query_one("#supervisor-input", Input).value, target)
+                set_supervisor(self.root, text, target, by=decider_name())
             else:
-                clear_supervisor(self.root, target)
+                clear_supervisor(self.root, target, by=decider_name())
         except PawError as exc:
-            self.notify(str(exc), severity="error")
+            from paw_tui.tui.dialogs.act_failed import report_failure
+
+            report_failure(self.app, str(exc))  # stays until dismissed: nothing was set
             return
         self.notify(
             f"Supervisor instruction {'set' if action == 'set' else 'cleared'} "
             f"for {'every session' if target is None else 'session ' + target}."
         )
         self.assemble(self.session_id)
+
+    def action_edit_supervisor(self) -> None:
+        self.query_one("#supervisor-input", Input).focus()
 
     def action_close(self) -> None:
         self.dismiss(None)

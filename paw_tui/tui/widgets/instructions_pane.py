@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rich.markup import escape
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
@@ -17,6 +17,18 @@ from paw_tui.tui.display import elide_middle, shorten_home
 from paw_tui.tui.widgets.pane import Pane
 
 COLUMNS = ("LAYER", "STATUS", "SIZE", "TOKENS", "PATH")
+
+
+class Picker(Select[str]):
+    """A Select built after the first paint (InstructionsPane.build): quitting while it is
+    being mounted removes its parts first, and Textual 8.2.8's Select then fails looking
+    for them on mount; a picker that lost its parts has nothing to set up."""
+
+    def _on_mount(self, event: events.Mount) -> None:
+        # Textual calls each class's handler down the MRO; preventing the default stops it
+        # before Select's own
+        if not self.query("SelectOverlay"):
+            event.prevent_default()
 
 
 class InstructionsPane(Pane):
@@ -59,20 +71,36 @@ class InstructionsPane(Pane):
         self._shown_for: tuple[int, int] | None = None  # (rows, width) on screen
 
     def compose(self) -> ComposeResult:
-        with Horizontal(id="instructions-pickers"):
-            yield Select[str]([], prompt="agent", id="agent-select", compact=True)
-            yield Select[str]([], prompt="work item", id="work-select", compact=True)
-        yield Input(placeholder="or type an agent name", id="agent-input", compact=True)
-        table: DataTable[str] = DataTable(id="layers-table", cursor_type="row")
-        yield table
-        with VerticalScroll(id="context-scroll"):
-            yield Static("", id="context-text", markup=False)
+        # Nothing yet: the pickers and the table cost a third of the work before the trace's
+        # first paint (DESIGN §10), so they are built after it (build).
+        return iter(())
 
-    def on_mount(self) -> None:
-        table = self.query_one("#layers-table", DataTable)
+    @property
+    def built(self) -> bool:
+        """Whether every widget the pane's tab stops name is mounted."""
+        return all(self.query(selector) for selector in self.STOPS)
+
+    async def build(self) -> None:
+        """Mount the pane's widgets, then look for agents and work items (the main screen
+        calls this once the trace is painted)."""
+        if self.query("#layers-table"):
+            return  # built (or being built) already
+        table: DataTable[str] = DataTable(id="layers-table", cursor_type="row")
         for label in COLUMNS:
             table.add_column(label)
-        self.discover()
+        await self.mount_all(
+            [
+                Horizontal(
+                    Picker([], prompt="agent", id="agent-select", compact=True),
+                    Picker([], prompt="work item", id="work-select", compact=True),
+                    id="instructions-pickers",
+                ),
+                Input(placeholder="or type an agent name", id="agent-input", compact=True),
+                table,
+                VerticalScroll(Static("", id="context-text", markup=False), id="context-scroll"),
+            ]
+        )
+        self.call_after_refresh(self.discover)  # the pickers composed their own parts by then
 
     @work(thread=True, exclusive=True, group="instructions-discover", exit_on_error=False)
     def discover(self) -> None:
@@ -88,6 +116,8 @@ class InstructionsPane(Pane):
     def _discovered(self, message: Discovered) -> None:
         agent_select = self.query_one("#agent-select", Select)
         work_select = self.query_one("#work-select", Select)
+        if not (agent_select.query("SelectOverlay") and work_select.query("SelectOverlay")):
+            return  # the app is closing: the pickers lost their parts
         agent_select.set_options([(name, name) for name in message.agents])
         work_select.set_options([(name, name) for name in message.work_items])
         if message.agents:
@@ -136,7 +166,8 @@ class InstructionsPane(Pane):
         self.border_subtitle = escape(message.agent)
 
     def on_resize(self) -> None:
-        self.call_after_refresh(self.show_layers)  # once the table has its new width
+        if self.built:
+            self.call_after_refresh(self.show_layers)  # once the table has its new width
 
     def show_layers(self) -> None:
         """The layers, each path shortened in its middle to the width left for it."""

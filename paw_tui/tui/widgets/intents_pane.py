@@ -16,6 +16,8 @@ from paw_tui.tui.widgets.pane import Pane
 from paw_tui.tui.widgets.vim_table import VimDataTable
 
 HOLDER_WIDTH = 8  # a session id's first characters: enough to tell sessions apart
+AWAITING = "awaits "  # before the session of a selection pending a person's approval
+HELD_WIDTH = len(AWAITING) + HOLDER_WIDTH
 NAME_MIN = 12
 
 
@@ -24,6 +26,7 @@ class IntentsPane(Pane):
     STOPS = ("#intents-table", "#intent-filter")
     FILTER = "#intent-filter"
     COMPONENT_CLASSES = {
+        "held--awaiting",
         "status--in-progress",
         "status--pending",
         "status--blocked",
@@ -31,6 +34,7 @@ class IntentsPane(Pane):
         "status--abandoned",
     }
     DEFAULT_CSS = """
+    IntentsPane > .held--awaiting { color: $warning; text-style: bold italic; }
     IntentsPane > .status--in-progress { color: $success; text-style: bold; }
     IntentsPane > .status--pending { color: $warning; }
     IntentsPane > .status--blocked { color: $error; text-style: bold; }
@@ -39,6 +43,8 @@ class IntentsPane(Pane):
     #intent-problems { color: $error; }
     """
     BINDINGS = [
+        Binding("n", "screen.new_intent", "New", id="intents.new"),
+        Binding("e", "screen.edit_intent", "Edit", id="intents.edit"),
         Binding("s", "screen.change_status", "Set status", id="intents.set_status"),
         Binding("f", "screen.trace_intent", "Its trace", id="intents.trace"),
     ]
@@ -47,6 +53,7 @@ class IntentsPane(Pane):
         super().__init__(id=id)
         self.policy: Policy | None = None
         self.held: dict[str, str] = {}
+        self.awaiting: frozenset[str] = frozenset()
         self.filter_text = ""
         self.highlighted: str | None = None
         self._fitted_width = -1  # the table width the names were shortened for
@@ -77,10 +84,14 @@ class IntentsPane(Pane):
         if width != self._fitted_width:
             self.populate()
 
-    def show(self, policy: Policy, held: dict[str, str]) -> None:
-        """The intents as now on disk, and which session holds each (from the watcher)."""
+    def show(
+        self, policy: Policy, held: dict[str, str], awaiting: frozenset[str] = frozenset()
+    ) -> None:
+        """The intents as now on disk, which session holds each, and which of them their
+        session only awaits (pending approval), from the watcher."""
         self.policy = policy
         self.held = held
+        self.awaiting = awaiting
         problems = self.query_one("#intent-problems", Static)
         if not policy.valid:
             problems.update(escape(policy.unavailable_reason or ""))
@@ -101,8 +112,15 @@ class IntentsPane(Pane):
             for intent in self.policy.intents
             if not needle
             or needle
-            in f"{intent.id} {intent.name} {intent.status} {self.held.get(intent.id, '')}".casefold()
+            in f"{intent.id} {intent.name} {intent.status} {self._held(intent.id)}".casefold()
         ]
+
+    def _held(self, intent_id: str) -> str:
+        """The holder column's text: the session, marked when it only awaits approval."""
+        holder = self.held.get(intent_id)
+        if holder is None:
+            return "-"
+        return (AWAITING if intent_id in self.awaiting else "") + holder[:HOLDER_WIDTH]
 
     def populate(self) -> None:
         from rich.text import Text
@@ -117,14 +135,16 @@ class IntentsPane(Pane):
         ids_width = max((len(intent.id) for intent in intents), default=2)
         status_width = max((len(intent.status) for intent in intents), default=6)
         # each column is padded by one cell on either side; the scrollbar takes two
-        room = table.size.width - ids_width - status_width - HOLDER_WIDTH - 4 * 2 - 2
+        held_width = HELD_WIDTH if self.awaiting else HOLDER_WIDTH
+        room = table.size.width - ids_width - status_width - held_width - 4 * 2 - 2
         name_width = max(NAME_MIN, room) if table.size.width else 40
+        awaiting_style = self.get_component_rich_style("held--awaiting")
         for intent in intents:
-            holder = self.held.get(intent.id) or "-"
+            held = self._held(intent.id)
             table.add_row(
                 intent.id,
                 Text(intent.status, style=self._status_style(intent.status)),
-                holder[:HOLDER_WIDTH],
+                Text(held, style=awaiting_style) if intent.id in self.awaiting else held,
                 elide_middle(intent.name, name_width),
                 key=intent.id,
             )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -12,7 +13,9 @@ from rich.markup import escape
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import Horizontal
 from textual.message import Message
+from textual.timer import Timer
 from textual.widgets import Input, Static
 from textual.worker import Worker
 
@@ -28,16 +31,34 @@ from paw_tui.core.ledger.line_index import (
 from paw_tui.core.ledger.query import TraceFilter, parse_filter
 from paw_tui.core.support.words import count
 from paw_tui.tui.widgets.pane import Pane
+from paw_tui.tui.widgets.record_fields import RecordFields
 from paw_tui.tui.widgets.trace_view import TraceView
 
 POLL_SECONDS = 0.1
 FIRST_PAINT_LINES = 500
+FIELDS_FROM = 130
+"""Pane width from which the highlighted record's fields sit beside the list (a zoomed
+trace on a 160-column terminal, or a very wide one)."""
 
 
 INSTALL_HINT = (
     "No records yet. Set up an agent client so its tool calls come through the gate and "
     "are recorded here: paw-tui install claude-code (or {others})."
 )
+INSTALLED_HINT = (
+    "No records yet. Set up here: {clients}. Start an agent session in this workspace: its "
+    "first tool call is recorded here."
+)
+INSTALL_LOOK = 3.0
+"""Seconds between looks at which clients are set up, while the ledger is empty."""
+REVERIFY_QUIET = 2.0
+"""Seconds without an append before the chain is verified again (records arrived since)."""
+REVERIFY_QUIET_BIG = 60.0
+"""The same for a ledger of :data:`BIG_LEDGER` records or more: a check costs seconds there."""
+BIG_LEDGER = 100_000
+FIRST_PAINT_WAIT = 1.0
+"""Seconds after the first records are read beyond which the work kept back for the first
+paint starts anyway."""
 
 
 class TracePane(Pane):
@@ -70,19 +91,39 @@ class TracePane(Pane):
         text: str
         ok: bool
 
+    @dataclass
+    class Installed(Message):
+        clients: list[str]
+
+    class Painted(Message):
+        """The newest records are on screen for the first time: work that can wait until
+        then (the other panes, the watcher) may start without delaying that paint."""
+
     def __init__(
-        self, root: str, index: TraceIndex, ready: threading.Event, *, id: str | None = None
+        self,
+        root: str,
+        index: TraceIndex,
+        ready: threading.Event,
+        *,
+        clock: Callable[[], float] = time.time,
+        id: str | None = None,
     ) -> None:
         super().__init__(id=id)
         self.root = root
         self.index = index
+        self.clock = clock
         self.filter = TraceFilter()
         self.known_intents: list[str] = []  # the workspace's intent ids, for "did you mean"
         self.filter_text = ""
         self.new_count = 0
         self.chain = "verifying…"
         self.chain_ok = True
+        self.chain_newer = 0  # records appended since the chain's status was found
         self.verify_started = False
+        self.installed: list[str] | None = None  # clients set up here (None: not looked yet)
+        self.first_painted = False
+        self._waiting: list[tuple[Callable[..., object], tuple[object, ...]]] = []
+        self._reverify_timer: Timer | None = None
         # Set once a scan has been adopted: until then the watcher would read the whole file
         # as "appended" lines, so it waits.
         self.ready = ready
@@ -91,23 +132,102 @@ class TracePane(Pane):
         yield Static("", id="trace-status")
         yield Static("", id="trace-hint")
         yield Input(
-            placeholder="/ filter: intent:ID session:S decision:deny",
+            placeholder="/ filter: intent:ID decision:deny event:E path:P tool:T or any word",
             id="trace-filter",
             compact=True,
         )
-        yield TraceView(self.index, id="trace-view")
+        with Horizontal(id="trace-body"):
+            yield TraceView(self.index, clock=self.clock, id="trace-view")
+            yield RecordFields(id="trace-fields")
 
     @property
     def view(self) -> TraceView:
         return self.query_one(TraceView)
 
     def on_resize(self) -> None:
+        wide = self.size.width >= FIELDS_FROM
+        if wide != self.has_class("-wide"):
+            self.set_class(wide, "-wide")
+            if wide:
+                self._show_fields(self.view.line_of(self.view.cursor))
         # shown again (a tab chosen, a zoom undone): the cursor row back in view
         self.view.call_after_refresh(self.view.scroll_to_cursor)
+
+    @on(TraceView.NewestPainted)
+    def _newest_painted(self) -> None:
+        self._first_paint_done()
+
+    def _after_first_paint(self, work: Callable[..., object], *args: object) -> None:
+        """Run ``work`` once the newest records are on screen (at once after that): its
+        thread would take the interpreter lock from the first paint (DESIGN §10)."""
+        if self.first_painted:
+            self.call_after_refresh(work, *args)
+        else:
+            self._waiting.append((work, args))
+
+    def _unless_on_screen(self) -> None:
+        """A trace not on screen (another pane's tab on a narrow terminal) paints nothing:
+        the first paint is then the screen as it is."""
+        if not self.view.region.area:
+            self._first_paint_done()
+
+    def _first_paint_done(self) -> None:
+        if self.first_painted:
+            return
+        self.first_painted = True
+        waiting, self._waiting = self._waiting, []
+        for job, args in waiting:
+            self.call_after_refresh(job, *args)
+        self.post_message(self.Painted())
+
+    @on(TraceView.CursorMoved)
+    def _cursor_moved(self, message: TraceView.CursorMoved) -> None:
+        if self.has_class("-wide"):  # hidden, it is filled when it shows
+            self._show_fields(message.line)
+
+    def _show_fields(self, line: int) -> None:
+        view = self.view
+        shown = 0 <= view.cursor < view.row_count and line >= 0
+        self.query_one(RecordFields).show(self.index.record(line) if shown else None)
 
     def on_mount(self) -> None:
         self.load()  # the older lines and the chain's check follow the first paint (_loaded)
         self.update_status()
+        self.set_interval(INSTALL_LOOK, self._look_for_clients)
+
+    def _look_for_clients(self) -> None:
+        if len(self.index) == 0 and self.index.fully_indexed and self.ready.is_set():
+            self.look_for_clients()
+
+    @work(thread=True, exclusive=True, group="trace-installed", exit_on_error=False)
+    def look_for_clients(self) -> None:
+        from paw_tui.tui.install_state import installed_clients
+
+        self.post_message(self.Installed(installed_clients(self.root)))
+
+    @on(Installed)
+    def _installed(self, message: Installed) -> None:
+        if message.clients != self.installed:
+            self.installed = message.clients
+            self.show_hint()
+
+    def chain_may_be_stale(self, added: int) -> None:
+        """Records arrived after the chain's status was found: say so, and check again once
+        the appends pause (a long pause for a big ledger: a check costs seconds there)."""
+        self.chain_newer += added
+        if self._reverify_timer is not None:
+            self._reverify_timer.stop()
+        quiet = REVERIFY_QUIET if len(self.index) < BIG_LEDGER else REVERIFY_QUIET_BIG
+        if self.chain == "no records yet":
+            quiet = 0.01  # nothing was checked: check now
+        self._reverify_timer = self.set_timer(quiet, self._reverify)
+
+    def _reverify(self) -> None:
+        self._reverify_timer = None
+        self.chain = "verifying…"
+        self.chain_newer = 0
+        self.update_status()
+        self.verify()
 
     # -- workers -----------------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="trace-load", exit_on_error=False)
@@ -215,10 +335,17 @@ class TracePane(Pane):
         self.ready.set()
         # background work waits until the newest records are on screen
         if message.snapshot.complete_from and not self.index.fully_indexed:
-            self.call_after_refresh(self.load_older, message.snapshot, message.generation)
+            self._after_first_paint(self.load_older, message.snapshot, message.generation)
         if not self.verify_started:
             self.verify_started = True
-            self.call_after_refresh(self.verify)
+            self._after_first_paint(self.verify)
+            if not len(self.index):  # nothing to paint: the empty pane is the first paint
+                self._after_first_paint(self.look_for_clients)
+                self.call_after_refresh(self._first_paint_done)
+            else:
+                self.call_after_refresh(self._unless_on_screen)
+            # whatever happens on screen, the rest does not wait longer than this
+            self.set_timer(FIRST_PAINT_WAIT, self._first_paint_done)
         if prepended:
             self.view.lines_prepended(prepended)
         if self.filter:
@@ -227,8 +354,9 @@ class TracePane(Pane):
             self.view.data_changed(keep_position=False)
         self.update_status()
 
-    def apply_update(self, update: Update) -> None:
-        """Lines appended, or the file truncated or replaced (from the workspace watcher)."""
+    def apply_update(self, update: Update) -> range | None:
+        """Lines appended, or the file truncated or replaced (from the workspace watcher);
+        the lines appended (None: the ledger is read again)."""
         if update.kind in (RESET, MISSING):
             self.ready.clear()
             self.index.apply(update)
@@ -236,14 +364,18 @@ class TracePane(Pane):
             self.new_count = 0
             self.notify("The ledger was truncated or replaced; reloading it.", severity="warning")
             self.load()
+            self.chain, self.chain_newer = "verifying…", 0
             self.verify()
             self.update_status()
-            return
+            return None
         if update.offsets and update.offsets[0] != self.index.end:
-            return  # a poll that raced a reload; the next one will catch up
+            return range(0)  # a poll that raced a reload; the next one will catch up
         first = len(self.index)
         self.index.apply(update)
         added = len(self.index) - first
+        appended = range(first, len(self.index))
+        if added and not self.chain.startswith("verifying"):
+            self.chain_may_be_stale(added)
         if self.filter and self.view.rows is not None:
             matches = self._matching_lines(first, len(self.index))
             self.view.rows.extend(matches)
@@ -252,6 +384,7 @@ class TracePane(Pane):
             self.new_count += added
         self.view.data_changed()
         self.update_status()
+        return appended
 
     @on(Filtered)
     def _filtered(self, message: Filtered) -> None:
@@ -318,7 +451,8 @@ class TracePane(Pane):
         ]
         if self.filter:
             parts.append(count(shown, "match", "matches"))
-        parts.append(f"chain: {self.chain}")
+        newer = f" ({self.chain_newer:,} newer)" if self.chain_newer else ""
+        parts.append(f"chain: {self.chain}{newer}")
         parts.append("tail: on" if self.view.following else "tail: off")
         if self.new_count:
             parts.append(f"{self.new_count} new ↓ (G)")
@@ -333,8 +467,12 @@ class TracePane(Pane):
         if not lines and len(self.index) == 0 and self.index.fully_indexed and self.ready.is_set():
             from paw_tui.core.clients.registry import CLIENTS
 
-            others = ", ".join(name for name in CLIENTS if name != "claude-code")
-            lines.append(f"[$text-muted]{escape(INSTALL_HINT.format(others=others))}[/]")
+            if self.installed:
+                text = INSTALLED_HINT.format(clients=", ".join(self.installed))
+            else:
+                others = ", ".join(name for name in CLIENTS if name != "claude-code")
+                text = INSTALL_HINT.format(others=others)
+            lines.append(f"[$text-muted]{escape(text)}[/]")
         hint.update("\n".join(lines))
         hint.display = bool(lines)
 

@@ -6,7 +6,9 @@ is read and parsed when its line is painted. No widget per row.
 
 from __future__ import annotations
 
+import time
 from array import array
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import repeat
 from operator import add
@@ -73,6 +75,30 @@ class TraceView(ScrollView, can_focus=True):
             return self.view
 
     @dataclass
+    class CursorMoved(Message):
+        """The record under the cursor may have changed (``line``: its line; -1: none)."""
+
+        view: TraceView
+        line: int
+
+        @property
+        def control(self) -> TraceView:
+            return self.view
+
+        def can_replace(self, message: Message) -> bool:
+            return isinstance(message, TraceView.CursorMoved)
+
+    @dataclass
+    class NewestPainted(Message):
+        """The newest record was painted for the first time (the first paint, DESIGN §10)."""
+
+        view: TraceView
+
+        @property
+        def control(self) -> TraceView:
+            return self.view
+
+    @dataclass
     class TailChanged(Message):
         """The view started or stopped following the newest record."""
 
@@ -83,12 +109,20 @@ class TraceView(ScrollView, can_focus=True):
         def control(self) -> TraceView:
             return self.view
 
-    def __init__(self, index: TraceIndex, *, id: str | None = None) -> None:
+    def __init__(
+        self,
+        index: TraceIndex,
+        *,
+        clock: Callable[[], float] = time.time,
+        id: str | None = None,
+    ) -> None:
         super().__init__(id=id)
         self.index = index
+        self.clock = clock  # which records are from today (those show no day)
         self.rows: array[int] | None = None  # None: every line of the index
         self.following = True
-        self._columns_key: tuple[int, ...] | None = None
+        self._columns_key: tuple[object, ...] | None = None
+        self.newest_painted = False
         self._columns_plan: Columns | None = None
 
     # -- data --------------------------------------------------------------------------------
@@ -109,6 +143,7 @@ class TraceView(ScrollView, can_focus=True):
         self.virtual_size = Size(WIDTH, count)
         if self.following or not keep_position or self.cursor >= count:
             self.set_reactive(TraceView.cursor, count - 1)
+        self._cursor_moved()
         # The new virtual size is laid out on the next refresh; scroll only then.
         self.call_after_refresh(self.scroll_to_cursor)
         self.refresh()
@@ -147,12 +182,15 @@ class TraceView(ScrollView, can_focus=True):
 
     # -- painting ----------------------------------------------------------------------------
     def render_line(self, y: int) -> Strip:
-        scroll_x, scroll_y = self.scroll_offset
-        row = scroll_y + y
+        scroll_x = self.scroll_offset.x
+        row = self.top_row() + y
         width = self.size.width
         base = self.rich_style
         if row >= self.row_count:
             return Strip.blank(width, base)
+        if not self.newest_painted and row == self.row_count - 1:
+            self.newest_painted = True
+            self.post_message(self.NewestPainted(self))
         try:
             record = self.index.record(self.line_of(row))
         except IndexError:
@@ -162,8 +200,10 @@ class TraceView(ScrollView, can_focus=True):
         coloured = base + self.get_component_rich_style(f"trace-view--{kind}")
         muted = base + self.get_component_rich_style("trace-view--muted")
         styles = {"mark": coloured, "event": coloured, "time": muted, "meta": muted}
+        styles["reason"] = muted
         if kind == "breach":  # a breach stands out over its whole line
-            styles = dict.fromkeys(("mark", "event", "time", "meta", "subject", "gap"), coloured)
+            parts = ("mark", "event", "time", "meta", "subject", "gap", "reason")
+            styles = dict.fromkeys(parts, coloured)
         cursor = self.get_component_rich_style("trace-view--cursor") if row == self.cursor else None
         segments = []
         for cell in line_cells(record, self._columns(self.scrollable_content_region.width)):
@@ -174,20 +214,36 @@ class TraceView(ScrollView, can_focus=True):
         strip = Strip(segments).crop_extend(0, width, fill)
         return strip.apply_offsets(scroll_x, row)
 
+    def top_row(self) -> int:
+        """The first row on screen. Until the newest record was first painted, a following
+        view shows the end whatever its scroll offset (which reaches the end only once the
+        new size is laid out): the first paint is the newest records, not the oldest."""
+        if self.following and not self.newest_painted:
+            return max(0, self.row_count - max(1, self.scrollable_content_region.height))
+        return round(self.scroll_offset.y)
+
     def _columns(self, width: int) -> Columns:
         """The column widths for the records now on screen (cached until they change)."""
-        top = round(self.scroll_offset.y)
+        top = self.top_row()
+        today = time.strftime("%Y-%m-%d", time.gmtime(self.clock()))  # as ts is written: UTC
         key = (top, width, self.size.height, self.row_count, self.index.generation, id(self.rows))
-        if self._columns_key != key or self._columns_plan is None:
+        if self._columns_key != key + (today,) or self._columns_plan is None:
             rows = range(top, min(self.row_count, top + max(1, self.size.height)))
             records = [self.index.record(self.line_of(row)) for row in rows]
-            self._columns_plan = plan_columns(records, width)
-            self._columns_key = key
+            self._columns_plan = plan_columns(records, width, today)
+            self._columns_key = key + (today,)
         return self._columns_plan
 
     # -- moving ------------------------------------------------------------------------------
+    def _cursor_moved(self) -> None:
+        row = self.cursor
+        self.post_message(
+            self.CursorMoved(self, self.line_of(row) if 0 <= row < self.row_count else -1)
+        )
+
     def watch_cursor(self, old: int, new: int) -> None:
         self.refresh()
+        self._cursor_moved()
         if new < 0:
             return
         following = new >= self.row_count - 1

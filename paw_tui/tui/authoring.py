@@ -1,0 +1,123 @@
+"""The TUI's one door to the core's authoring API (:mod:`paw_tui.core.intents.authoring`,
+:mod:`~paw_tui.core.intents.scope_preview`): the form hands it what was typed and gets back
+either the problems that refused the save (nothing was written) or what to tell the person.
+No YAML is edited and no ledger is probed here: the core is the one place for both.
+
+Functions here run in worker threads (they take the state lock, read and write files).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from paw_tui.core.intents.scope_preview import ScopePreview
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from paw_tui.core.policy.compiled import Policy
+
+Preview = ScopePreview
+DEFAULT_PREFIX = "INT-"
+
+
+@dataclass(frozen=True)
+class FormFields:
+    """What the form holds; list fields one item a line, as typed."""
+
+    id: str
+    name: str
+    description: str
+    owned_scope: tuple[str, ...]
+    constraints: tuple[str, ...]
+    acceptance_criteria: tuple[str, ...]
+    depends_on: tuple[str, ...]
+    status: str
+
+
+def proposed_id(policy: Policy) -> str:
+    """The next free id in the workspace's own style (``INT-007`` after ``INT-006``)."""
+    taken = {intent.id for intent in policy.intents}
+    best: tuple[int, str, int] | None = None  # number, prefix, digits
+    for intent_id in taken:
+        found = re.fullmatch(r"(.*?)(\d+)", intent_id)
+        if found and (best is None or int(found[2]) > best[0]):
+            best = (int(found[2]), found[1], len(found[2]))
+    number, prefix, digits = best if best is not None else (0, DEFAULT_PREFIX, 3)
+    while True:
+        number += 1
+        candidate = f"{prefix}{number:0{digits}d}"
+        if candidate not in taken:
+            return candidate
+
+
+def preview_patterns(root: str, patterns: tuple[str, ...]) -> Preview:
+    """How many files ``patterns`` cover, a few of them, and the patterns to flag."""
+    from paw_tui.core.intents.scope_preview import preview_scope
+    from paw_tui.core.policy.compiled import load_policy
+
+    return preview_scope(root, patterns, policy=load_policy(root))
+
+
+FIELD_WORDS = (
+    ("owned_scope", "scope"),
+    ("depends_on", "depends"),
+    ("depend on itself", "depends"),
+    ("acceptance_criteria", "criteria"),
+    ("constraints", "constraints"),
+    ("description", "description"),
+    ("status", "status"),
+    ("needs a name", "name"),
+    ("The name of", "name"),
+    ("intent id", "id"),
+    ("already exists", "id"),
+)
+"""How the core's problems name a field (its messages name the value at fault and where it
+is), mapped to the form's field."""
+
+
+def field_of_problem(problem: str) -> str | None:
+    """The form field a refusal names (``scope``, ``name``, ...), or None."""
+    for words, field in FIELD_WORDS:
+        if words in problem:
+            return field
+    return None
+
+
+def save_intent(root: str, fields: FormFields, editing: str | None) -> tuple[list[str], str]:
+    """Create (``editing`` None) or update the intent: ``(problems, "")`` when refused (by
+    validation, or because the act could not be recorded), else ``([], what to tell)``."""
+    from paw_tui.core.errors import PawError
+    from paw_tui.core.intents.authoring import create_intent, update_intent
+    from paw_tui.core.intents.drafts import DraftError, IntentDraft
+    from paw_tui.core.workspace.state import WorkspaceState
+    from paw_tui.tui.controllers.decisions import decider_name
+
+    draft = IntentDraft(
+        id=fields.id,
+        name=fields.name,
+        status=fields.status,
+        description=fields.description,
+        owned_scope=fields.owned_scope,
+        constraints=fields.constraints,
+        acceptance_criteria=fields.acceptance_criteria,
+        depends_on=fields.depends_on,
+    )
+    state = WorkspaceState(root)
+    try:
+        if editing is None:
+            done = create_intent(state, draft, by=decider_name())
+        else:
+            related = state.policy.intent(editing)
+            if related is not None:  # fields the form does not show are kept
+                draft = replace(draft, related_specs=tuple(related.related_specs))
+            done = update_intent(state, editing, draft, by=decider_name())
+    except DraftError as error:
+        return list(error.problems), ""
+    except PawError as error:
+        return [str(error)], ""
+    if editing is None:
+        return [], f"Created {done.intent.id} ({done.intent.name})."
+    if not done.changed:
+        return [], f"{editing}: nothing changed."
+    return [], f"Saved {editing}: {', '.join(done.changed)} changed."
