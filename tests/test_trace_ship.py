@@ -404,5 +404,5 @@ def test_follow_ships_records_as_they_are_appended(ledger_root: Path) -> None:
     assert follower.returncode == 0, err
     assert sorted(sink.seqs()) == list(range(1, count + 4))
     # one line per pass that shipped something (the first pass may already take the new ones)
-    shipped = [int(line.split()[1]) for line in out.splitlines() if line.startswith("Shipped ")]
-    assert sum(shipped) == count + 3 and shipped[0] >= count, out
+    passes = [int(line.split()[1]) for line in out.splitlines() if line.startswith("Shipped ")]
+    assert sum(passes) == count + 3 and passes[0] >= count, out

@@ -9,7 +9,8 @@ from textual.widgets import Static
 
 from paw_tui.tui.app import PawApp
 
-from .test_app import SIZE, until
+from .pilot_wait import until
+from .test_app import SIZE
 
 
 @pytest.mark.anyio
