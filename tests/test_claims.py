@@ -388,3 +388,34 @@ def test_claims_work_in_a_sha256_repository(tmp_path: Path) -> None:
     assert_allow(gate(select_payload(a, "INT-001", session="sess-a")))
     (commit,) = _remote_refs(bare).values()
     assert len(commit) == 64
+
+
+def test_a_remote_slower_than_the_selection_s_budget_refuses_and_gives_back_what_landed(
+    machines: tuple[Path, Path], remote: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The push lands, then the connection hangs: the selection is refused within the claim
+    budget (never left to the client's hook timeout), and the claim that landed is dropped."""
+    from paw_tui.core.claims import remote as claims_remote
+
+    a, b = machines
+    monkeypatch.setattr(claims_remote, "SELECTION_SECONDS", 1.5)
+    wrapper = tmp_path / "bin" / "git"
+    wrapper.parent.mkdir()
+    real = subprocess.run(["which", "git"], capture_output=True, text=True).stdout.strip()
+    wrapper.write_text(
+        "#!/bin/sh\n"
+        f'for a in "$@"; do if [ "$a" = push ] && [ -n "$PAW_TEST_HANG" ]; then {real} "$@"; '
+        "exec sleep 30; fi; done\n"
+        f'exec {real} "$@"\n',
+        encoding="utf-8",
+    )
+    wrapper.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{wrapper.parent}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("PAW_TEST_HANG", "1")
+    refused = gate(select_payload(a, "INT-001", session="sess-a"))
+    assert refused.denied and refused.reason is not None
+    assert "cannot be claimed on the git remote 'origin'" in refused.reason
+    assert "did not answer" in refused.reason
+    monkeypatch.delenv("PAW_TEST_HANG")
+    _wait_until(lambda: not _remote_refs(remote), "the landed claim's release")
+    assert_allow(gate(select_payload(b, "INT-001", session="sess-b")))

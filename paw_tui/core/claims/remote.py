@@ -15,10 +15,11 @@ a claim's facts are read from its commit, fetched by name when it is not already
 from __future__ import annotations
 
 import secrets
+import time
 from dataclasses import dataclass
 
 from paw_tui.core.claims.claim import PREFIX, ClaimInfo, claim_ref, intent_of
-from paw_tui.core.claims.gitrun import GitUnavailable, run_git
+from paw_tui.core.claims.gitrun import TIMEOUT, GitUnavailable, run_git
 
 WON = "won"
 LOST = "lost"
@@ -49,14 +50,35 @@ class ClaimAttempt:
     or UNREACHABLE (``reason`` says why nothing could be known)."""
 
     outcome: str
-    commit: str | None = None
+    commit: str | None = None  # WON: ours; UNREACHABLE: ours if it may have landed
     holder: RemoteClaim | None = None
     reason: str | None = None
 
 
-def _git(root: str, *args: str) -> tuple[int, str, str]:
+SELECTION_SECONDS = 5.0
+"""How long claiming may take in all (a selection's only network wait): under the resident
+hook's 8 s and the clients' 10 s hook timeouts, so a slow remote refuses the selection rather
+than letting the client time the hook out."""
+
+
+class Deadline:
+    """What is left of a time budget, handed to each git call in turn."""
+
+    def __init__(self, seconds: float) -> None:
+        self.until = time.monotonic() + seconds
+
+    def left(self) -> float:
+        return self.until - time.monotonic()
+
+
+def _git(root: str, *args: str, deadline: Deadline | None = None) -> tuple[int, str, str]:
+    timeout = TIMEOUT
+    if deadline is not None:
+        timeout = min(TIMEOUT, deadline.left())
+        if timeout <= 0.05:
+            raise ClaimError(f"the remote did not answer within {SELECTION_SECONDS:g} s")
     try:
-        done = run_git(root, *args)
+        done = run_git(root, *args, timeout=timeout)
     except GitUnavailable as error:
         raise ClaimError(str(error)) from error
     return done.code, done.out, done.said()
@@ -67,23 +89,26 @@ EMPTY_TREE_SHA1 = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 commit costs one git process there (a SHA-256 repository asks ``git mktree`` for its own)."""
 
 
-def new_claim_commit(root: str, info: ClaimInfo) -> str:
+def new_claim_commit(root: str, info: ClaimInfo, deadline: Deadline | None = None) -> str:
     """A fresh commit (empty tree, paw-tui's identity) carrying ``info``."""
     message = info.message(secrets.token_hex(8))
-    code, commit, said = _git(root, "commit-tree", EMPTY_TREE_SHA1, "-m", message)
+    tree = EMPTY_TREE_SHA1
+    code, commit, said = _git(root, "commit-tree", tree, "-m", message, deadline=deadline)
     if code == 0:
         return commit.strip()
-    code, tree, said = _git(root, "mktree")
+    code, tree, said = _git(root, "mktree", deadline=deadline)
     if code == 0:
-        code, commit, said = _git(root, "commit-tree", tree.strip(), "-m", message)
+        code, commit, said = _git(
+            root, "commit-tree", tree.strip(), "-m", message, deadline=deadline
+        )
     if code != 0:
         raise ClaimError(f"cannot write a claim commit in {root} ({said})")
     return commit.strip()
 
 
-def remote_commit(root: str, remote: str, ref: str) -> str | None:
+def remote_commit(root: str, remote: str, ref: str, deadline: Deadline | None = None) -> str | None:
     """The commit ``ref`` holds on the remote, None when it does not exist there."""
-    code, out, said = _git(root, "ls-remote", "--", remote, ref)
+    code, out, said = _git(root, "ls-remote", "--", remote, ref, deadline=deadline)
     if code != 0:
         raise ClaimError(f"the remote '{remote}' cannot be reached ({said})")
     for line in out.splitlines():
@@ -93,12 +118,23 @@ def remote_commit(root: str, remote: str, ref: str) -> str | None:
     return None
 
 
-def read_info(root: str, remote: str, ref: str, commit: str) -> ClaimInfo | None:
+def read_info(
+    root: str, remote: str, ref: str, commit: str, deadline: Deadline | None = None
+) -> ClaimInfo | None:
     """The facts of a claim commit, fetched by its ref when it is not here yet."""
-    code, _, _ = _git(root, "cat-file", "-e", f"{commit}^{{commit}}")
+    code, _, _ = _git(root, "cat-file", "-e", f"{commit}^{{commit}}", deadline=deadline)
     if code != 0:
-        _git(root, "fetch", "--quiet", "--no-tags", "--no-write-fetch-head", remote, ref)
-    code, message, _ = _git(root, "log", "-1", "--format=%B", commit)
+        _git(
+            root,
+            "fetch",
+            "--quiet",
+            "--no-tags",
+            "--no-write-fetch-head",
+            remote,
+            ref,
+            deadline=deadline,
+        )
+    code, message, _ = _git(root, "log", "-1", "--format=%B", commit, deadline=deadline)
     return ClaimInfo.parse(message) if code == 0 else None
 
 
@@ -111,10 +147,13 @@ def read_claim(root: str, remote: str, intent_id: str) -> RemoteClaim | None:
 
 
 def take_claim(root: str, remote: str, info: ClaimInfo) -> ClaimAttempt:
-    """Claim ``info.intent_id`` for ``info.session_id``; exactly one racer wins."""
+    """Claim ``info.intent_id`` for ``info.session_id``; exactly one racer wins. All of it
+    within :data:`SELECTION_SECONDS`: a remote slower than that is unreachable here."""
     ref = claim_ref(info.intent_id)
+    deadline = Deadline(SELECTION_SECONDS)
+    commit = None
     try:
-        commit = new_claim_commit(root, info)
+        commit = new_claim_commit(root, info, deadline)
         code, out, said = _git(
             root,
             "push",
@@ -123,20 +162,23 @@ def take_claim(root: str, remote: str, info: ClaimInfo) -> ClaimAttempt:
             f"--force-with-lease={ref}:",
             remote,
             f"{commit}:{ref}",
+            deadline=deadline,
         )
         if code == 0:
             return ClaimAttempt(WON, commit)
         # the lease refused us (someone holds it) or the transport failed: either way only
         # the remote knows now, so ask it
-        there = remote_commit(root, remote, ref)
+        there = remote_commit(root, remote, ref, deadline)
     except ClaimError as error:
-        return ClaimAttempt(UNREACHABLE, reason=str(error))
+        # ``commit`` may have landed (a push cut off by its deadline): the caller gives it
+        # back, with a lease on it, so it never stays as a claim nobody holds
+        return ClaimAttempt(UNREACHABLE, commit=commit, reason=str(error))
     if there == commit:
         return ClaimAttempt(WON, commit)  # the push landed although git did not say so
     if there is None:
         return ClaimAttempt(UNREACHABLE, reason=f"the push to '{remote}' failed ({said})")
     try:
-        holder_info = read_info(root, remote, ref, there)
+        holder_info = read_info(root, remote, ref, there, deadline)
     except ClaimError:
         holder_info = None
     holder = RemoteClaim(info.intent_id, ref, there, holder_info)

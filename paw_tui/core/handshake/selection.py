@@ -90,21 +90,14 @@ def select_active_intent(
         attempt = _Attempt(state, session_id, wanted, client, tool or SELECT_TOOL, claim)
         final = attempt.run()
     assert not isinstance(final, _NeedsClaim)
-    if not attempt.claim_used and claim.commit and claim.outcome == "won":
-        from paw_tui.core.claims.sessions import drop_in_background
+    kept = final.session.claim if final.session is not None else None
+    if not attempt.claim_used and claim.commit and (kept or {}).get("commit") != claim.commit:
+        # decided otherwise meanwhile (another local session took it), or a push cut off by
+        # the deadline that may have landed: given back, with a lease on that commit
+        from paw_tui.core.claims.sessions import drop_in_background, session_claim
 
-        # decided otherwise meanwhile (another local session took it): give it back
-        drop_in_background(
-            state.root,
-            Session(
-                session_id,
-                claim={
-                    "remote": outcome.remote,
-                    "intent_id": outcome.intent_id,
-                    "commit": claim.commit,
-                },
-            ),
-        )
+        held = session_claim(outcome.remote, outcome.intent_id, claim.commit)
+        drop_in_background(state.root, Session(session_id, claim=held))
     return final
 
 
