@@ -89,6 +89,31 @@ EMPTY_TREE_SHA1 = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 commit costs one git process there (a SHA-256 repository asks ``git mktree`` for its own)."""
 
 
+def _push_leased(
+    root: str,
+    remote: str,
+    ref: str,
+    *,
+    expect: str,
+    commit: str | None,
+    deadline: Deadline | None = None,
+) -> tuple[int, str]:
+    """Push ``commit`` to ``ref`` (None: delete it) only if the remote's ``ref`` is ``expect``
+    (empty: does not exist), never running the person's push hooks; git's code and words."""
+    source = f"{commit}:{ref}" if commit else f":{ref}"
+    code, _, said = _git(
+        root,
+        "push",
+        "--porcelain",
+        "--no-verify",
+        f"--force-with-lease={ref}:{expect}",
+        remote,
+        source,
+        deadline=deadline,
+    )
+    return code, said
+
+
 def new_claim_commit(root: str, info: ClaimInfo, deadline: Deadline | None = None) -> str:
     """A fresh commit (empty tree, paw-tui's identity) carrying ``info``."""
     message = info.message(secrets.token_hex(8))
@@ -154,16 +179,7 @@ def take_claim(root: str, remote: str, info: ClaimInfo) -> ClaimAttempt:
     commit = None
     try:
         commit = new_claim_commit(root, info, deadline)
-        code, out, said = _git(
-            root,
-            "push",
-            "--porcelain",
-            "--no-verify",
-            f"--force-with-lease={ref}:",
-            remote,
-            f"{commit}:{ref}",
-            deadline=deadline,
-        )
+        code, said = _push_leased(root, remote, ref, expect="", commit=commit, deadline=deadline)
         if code == 0:
             return ClaimAttempt(WON, commit)
         # the lease refused us (someone holds it) or the transport failed: either way only
@@ -193,15 +209,7 @@ def take_claim(root: str, remote: str, info: ClaimInfo) -> ClaimAttempt:
 def drop_claim(root: str, remote: str, intent_id: str, commit: str) -> str:
     """Delete the claim if it still holds ``commit``: DROPPED, GONE or CHANGED."""
     ref = claim_ref(intent_id)
-    code, _, said = _git(
-        root,
-        "push",
-        "--porcelain",
-        "--no-verify",
-        f"--force-with-lease={ref}:{commit}",
-        remote,
-        f":{ref}",
-    )
+    code, said = _push_leased(root, remote, ref, expect=commit, commit=None)
     if code == 0:
         return DROPPED
     there = remote_commit(root, remote, ref)
@@ -239,25 +247,9 @@ def probe_namespace(root: str, remote: str, host: str) -> None:
     """Push and delete a probe ref under ``refs/paw/``; ClaimError saying why it failed."""
     ref = f"refs/paw/doctor/{secrets.token_hex(6)}"
     commit = new_claim_commit(root, ClaimInfo("doctor", "doctor", None, host, 0.0))
-    code, _, said = _git(
-        root,
-        "push",
-        "--porcelain",
-        "--no-verify",
-        f"--force-with-lease={ref}:",
-        remote,
-        f"{commit}:{ref}",
-    )
+    code, said = _push_leased(root, remote, ref, expect="", commit=commit)
     if code != 0:
         raise ClaimError(f"the remote '{remote}' refused a ref under refs/paw/ ({said})")
-    code, _, said = _git(
-        root,
-        "push",
-        "--porcelain",
-        "--no-verify",
-        f"--force-with-lease={ref}:{commit}",
-        remote,
-        f":{ref}",
-    )
+    code, said = _push_leased(root, remote, ref, expect=commit, commit=None)
     if code != 0:
         raise ClaimError(f"the remote '{remote}' kept the probe ref {ref} ({said})")
