@@ -91,6 +91,18 @@ def _wait_until(condition, what: str, limit: float = 60.0) -> None:  # type: ign
         time.sleep(0.05)
 
 
+def _wrap_git(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, body: str) -> None:
+    """Put a ``git`` first on the PATH that runs ``body`` (``$REAL`` is the real git) before
+    handing over to the real one: how a test makes the network misbehave."""
+    wrapper = tmp_path / "bin" / "git"
+    wrapper.parent.mkdir()
+    real = subprocess.run(["which", "git"], capture_output=True, text=True).stdout.strip()
+    script = body.replace("$REAL", real)
+    wrapper.write_text(f'#!/bin/sh\n{script}\nexec {real} "$@"\n', encoding="utf-8")
+    wrapper.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{wrapper.parent}{os.pathsep}{os.environ['PATH']}")
+
+
 def _session_end(root: Path, session: str) -> dict[str, object]:
     return claude_payload("session_end", root, session=session)
 
@@ -294,12 +306,7 @@ def test_no_decision_but_a_selection_runs_git(
 ) -> None:
     a, _ = machines
     log = tmp_path / "git-calls.log"
-    wrapper = tmp_path / "bin" / "git"
-    wrapper.parent.mkdir()
-    real = subprocess.run(["which", "git"], capture_output=True, text=True).stdout.strip()
-    wrapper.write_text(f'#!/bin/sh\necho "$@" >> {log}\nexec {real} "$@"\n', encoding="utf-8")
-    wrapper.chmod(0o755)
-    monkeypatch.setenv("PATH", f"{wrapper.parent}{os.pathsep}{os.environ['PATH']}")
+    _wrap_git(tmp_path, monkeypatch, f'echo "$@" >> {log}')
     assert_allow(gate(select_payload(a, "INT-001", session="holder")))
     assert "push" in log.read_text()
     log.unlink()
@@ -315,18 +322,12 @@ def test_a_push_that_lands_but_reports_a_transport_error_is_read_back(
 ) -> None:
     """'connection reset' after the ref moved: unknown until read back, then ours."""
     a, b = machines
-    wrapper = tmp_path / "bin" / "git"
-    wrapper.parent.mkdir()
-    real = subprocess.run(["which", "git"], capture_output=True, text=True).stdout.strip()
-    wrapper.write_text(
-        "#!/bin/sh\n"
-        f'for a in "$@"; do if [ "$a" = push ]; then {real} "$@" >/dev/null 2>&1; '
-        'echo "fatal: the remote end hung up unexpectedly" >&2; exit 128; fi; done\n'
-        f'exec {real} "$@"\n',
-        encoding="utf-8",
+    _wrap_git(
+        tmp_path,
+        monkeypatch,
+        'for a in "$@"; do if [ "$a" = push ]; then $REAL "$@" >/dev/null 2>&1; '
+        'echo "fatal: the remote end hung up unexpectedly" >&2; exit 128; fi; done',
     )
-    wrapper.chmod(0o755)
-    monkeypatch.setenv("PATH", f"{wrapper.parent}{os.pathsep}{os.environ['PATH']}")
     assert_allow(gate(select_payload(a, "INT-001", session="sess-a")))
     claim = read_claim(str(a), "origin", "INT-001")
     assert claim is not None and claim.info is not None
@@ -399,18 +400,12 @@ def test_a_remote_slower_than_the_selection_s_budget_refuses_and_gives_back_what
 
     a, b = machines
     monkeypatch.setattr(claims_remote, "SELECTION_SECONDS", 1.5)
-    wrapper = tmp_path / "bin" / "git"
-    wrapper.parent.mkdir()
-    real = subprocess.run(["which", "git"], capture_output=True, text=True).stdout.strip()
-    wrapper.write_text(
-        "#!/bin/sh\n"
-        f'for a in "$@"; do if [ "$a" = push ] && [ -n "$PAW_TEST_HANG" ]; then {real} "$@"; '
-        "exec sleep 30; fi; done\n"
-        f'exec {real} "$@"\n',
-        encoding="utf-8",
+    _wrap_git(
+        tmp_path,
+        monkeypatch,
+        'for a in "$@"; do if [ "$a" = push ] && [ -n "$PAW_TEST_HANG" ]; then $REAL "$@"; '
+        "exec sleep 30; fi; done",
     )
-    wrapper.chmod(0o755)
-    monkeypatch.setenv("PATH", f"{wrapper.parent}{os.pathsep}{os.environ['PATH']}")
     monkeypatch.setenv("PAW_TEST_HANG", "1")
     refused = gate(select_payload(a, "INT-001", session="sess-a"))
     assert refused.denied and refused.reason is not None
