@@ -182,3 +182,17 @@ def test_a_selection_of_a_stale_holders_intent_succeeds(shared: Path) -> None:
     assert select(shared, "gone", "INT-001", clock).outcome == SELECTED
     assert select(shared, "next", "INT-001").outcome == SELECTED
     assert os.path.exists(shared / ".orchestration" / "sessions" / "gone.json")
+
+
+def test_pruning_never_waits_long_for_a_busy_state_lock(shared: Path) -> None:
+    """Pruning is optional work: with the state lock held elsewhere it gives up at once and
+    leaves the stale records for a later call (the event itself is not held up)."""
+    from paw_tui.core.workspace.state import WorkspaceState
+
+    made = _stale_holders(shared, 3)
+    with sessions_store.state_lock(str(shared)):
+        done = pruning.prune_stale_sessions(WorkspaceState(str(shared)), time.time(), 3600)
+    assert done.unfinished and not done.released
+    assert set(made) <= set(_session_files(shared))
+    done = pruning.prune_stale_sessions(WorkspaceState(str(shared)), time.time(), 3600)
+    assert sorted(s.session_id for s in done.released) == sorted(made)

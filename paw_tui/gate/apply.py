@@ -114,11 +114,12 @@ def _answer(
 
 def _prune(state: WorkspaceState, facts: Facts) -> None:
     """Bounded pruning of ended and stale sessions; never in the way of the event itself."""
+    from paw_tui.core.errors import PawError
     from paw_tui.core.handshake.pruning import prune_stale_sessions
 
     try:
         prune_stale_sessions(state, facts.now, facts.policy.governance.session_ttl)
-    except OSError as error:
+    except (OSError, PawError) as error:
         import sys
 
         sys.stderr.write(f"paw-tui gate: could not prune old sessions ({error})\n")

@@ -42,6 +42,9 @@ RELEASES_PER_CALL = 32
 """Stale holders released (and recorded) per call at most: each is a durable ledger append."""
 READS_PER_CALL = 2000
 """Session records the sweep reads per call at most."""
+LOCK_WAIT = 0.5
+"""Seconds pruning waits for the state lock: it is optional work, so a busy lock means "next
+time", never a delay of the event that asked for it."""
 STALE_REASON = "idle longer than the session TTL"
 
 
@@ -61,10 +64,19 @@ class Pruned:
 
 
 def prune_stale_sessions(state: WorkspaceState, now: float, ttl: float) -> Pruned:
-    """Prune what a bounded amount of work allows (see the module's docstring)."""
+    """Prune what a bounded amount of work allows (see the module's docstring); nothing when
+    the state lock is busy for longer than :data:`LOCK_WAIT` (the work stays for a later call)."""
+    from paw_tui.core.support.locking import LockTimeout
+
     done = Pruned()
     root = state.root
-    with sessions_store.state_lock(root):
+    lock = sessions_store.state_lock(root, timeout=LOCK_WAIT)
+    try:
+        lock.acquire()
+    except LockTimeout:
+        done.unfinished = True
+        return done
+    try:
         index = read_index(root)
         stale = index.stale(now, ttl) if index is not None else []
         if index is not None and stale:
@@ -79,6 +91,8 @@ def prune_stale_sessions(state: WorkspaceState, now: float, ttl: float) -> Prune
                     _release(state, found, now, done)
         if stale or done.unfinished or _sweep_due(root, now):
             _sweep(state, now, ttl, done)
+    finally:
+        lock.release()
     return done
 
 
