@@ -35,7 +35,7 @@ from backends.otlp_sink import otlp_sink
 BUDGET_MS = 0.3
 
 
-def chained_ledger(path: str, count: int, sessions: int = 50) -> None:
+def chained_ledger(path: str, count: int) -> None:
     """``count`` records of ``bench/_records.py`` chained as the writer chains them."""
     previous = "sha256:" + hashlib.sha256(b"").hexdigest()
     with open(path, "wb") as handle:

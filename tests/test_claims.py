@@ -91,6 +91,13 @@ def _wait_until(condition, what: str, limit: float = 60.0) -> None:  # type: ign
         time.sleep(0.05)
 
 
+def _paw(cwd: Path, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """``paw-tui ARGS`` as a person runs it in ``cwd`` (``env`` added to the environment)."""
+    return subprocess.run(
+        [PAW, *args], cwd=cwd, capture_output=True, text=True, env={**os.environ, **env}
+    )
+
+
 def _wrap_git(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, body: str) -> None:
     """Put a ``git`` first on the PATH that runs ``body`` (``$REAL`` is the real git) before
     handing over to the real one: how a test makes the network misbehave."""
@@ -186,9 +193,7 @@ def test_a_person_releasing_a_session_drops_its_claim(
 ) -> None:
     a, _ = machines
     assert_allow(gate(select_payload(a, "INT-001", session="sess-a")))
-    done = subprocess.run(
-        [PAW, "sessions", "release", "sess-a"], cwd=a, capture_output=True, text=True
-    )
+    done = _paw(a, "sessions", "release", "sess-a")
     assert done.returncode == 0, done.stderr
     _wait_until(lambda: not _remote_refs(remote), "the claim's release")
 
@@ -199,14 +204,11 @@ def test_a_release_leaves_a_newer_claim_of_someone_else_alone(
     a, b = machines
     assert_allow(gate(select_payload(a, "INT-001", session="sess-a")))
     # a person on b takes it over meanwhile (forced), and b's session claims it
-    done = subprocess.run(
-        [PAW, "claims", "release", "INT-001", "--force"], cwd=b, capture_output=True, text=True
-    )
+    done = _paw(b, "claims", "release", "INT-001", "--force")
     assert done.returncode == 0, done.stderr
     assert_allow(gate(select_payload(b, "INT-001", session="sess-b")))
     newer = _remote_refs(remote)
     gate(_session_end(a, "sess-a"))  # a's release leases its own, older commit: refused
-    time.sleep(0)  # the worker runs detached; give it its chance, then check nothing moved
     _wait_until(lambda: _background_done(a), "a's release worker")
     assert _remote_refs(remote) == newer
 
@@ -228,9 +230,7 @@ def test_a_stale_claim_is_taken_over_only_by_a_person(
     refused = gate(select_payload(b, "INT-001", session="sess-b"))
     assert refused.denied and refused.reason is not None
     assert "older than the session TTL" in refused.reason
-    done = subprocess.run(
-        [PAW, "claims", "release", "INT-001"], cwd=b, capture_output=True, text=True
-    )
+    done = _paw(b, "claims", "release", "INT-001")
     assert done.returncode == 0, done.stderr
     assert "Released the claim on INT-001 (session sess-old on " in done.stdout
     released = [r for r in records(b) if r["event"] == "session_released"]
@@ -244,9 +244,7 @@ def test_a_live_claim_is_not_released_without_force(
     a, b = machines
     assert_allow(gate(select_payload(a, "INT-001", session="sess-a")))
     before = _remote_refs(remote)
-    done = subprocess.run(
-        [PAW, "claims", "release", "INT-001"], cwd=b, capture_output=True, text=True
-    )
+    done = _paw(b, "claims", "release", "INT-001")
     assert done.returncode == 2
     assert "is live (session sess-a on " in done.stderr and "--force" in done.stderr
     assert _remote_refs(remote) == before
@@ -254,10 +252,7 @@ def test_a_live_claim_is_not_released_without_force(
 
 def test_an_agent_cannot_release_a_claim(machines: tuple[Path, Path]) -> None:
     _, b = machines
-    env = dict(os.environ, CLAUDECODE="1")
-    done = subprocess.run(
-        [PAW, "claims", "release", "INT-001"], cwd=b, capture_output=True, text=True, env=env
-    )
+    done = _paw(b, "claims", "release", "INT-001", CLAUDECODE="1")
     assert done.returncode == 2
     assert "releasing an intent's claim" in done.stderr
 
@@ -268,14 +263,14 @@ def test_claims_list_shows_every_claim_with_its_holder(
     a, b = machines
     assert_allow(gate(select_payload(a, "INT-001", session="sess-a")))
     assert_allow(gate(select_payload(b, "INT-002", session="sess-b")))
-    done = subprocess.run([PAW, "claims", "list", "--json"], cwd=b, capture_output=True, text=True)
+    done = _paw(b, "claims", "list", "--json")
     assert done.returncode == 0, done.stderr
     listed = json.loads(done.stdout)
     assert [(c["intent_id"], c["session_id"], c["stale"]) for c in listed] == [
         ("INT-001", "sess-a", False),
         ("INT-002", "sess-b", False),
     ]
-    text = subprocess.run([PAW, "claims", "list"], cwd=a, capture_output=True, text=True)
+    text = _paw(a, "claims", "list")
     assert "INT-001" in text.stdout and "sess-a" in text.stdout and "live" in text.stdout
 
 
@@ -357,7 +352,7 @@ def test_doctor_checks_that_the_remote_takes_claims(
     machines: tuple[Path, Path], remote: Path, tmp_path: Path
 ) -> None:
     a, _ = machines
-    done = subprocess.run([PAW, "doctor", "--json"], cwd=a, capture_output=True, text=True)
+    done = _paw(a, "doctor", "--json")
     rows = [row for row in json.loads(done.stdout) if row["check"] == "claims"]
     assert rows == [
         {
@@ -368,7 +363,7 @@ def test_doctor_checks_that_the_remote_takes_claims(
     ]
     assert _remote_refs(remote) == {}  # the probe ref is gone again
     _git(a, "remote", "set-url", "origin", str(tmp_path / "nowhere.git"))
-    done = subprocess.run([PAW, "doctor", "--json"], cwd=a, capture_output=True, text=True)
+    done = _paw(a, "doctor", "--json")
     assert done.returncode == 2
     (row,) = [row for row in json.loads(done.stdout) if row["check"] == "claims"]
     assert row["status"] == "FAIL"

@@ -56,7 +56,7 @@ def run_ship(args: argparse.Namespace, root: str) -> int:
     from paw_tui.core.ship.cursor import cursor_path, load_cursor
     from paw_tui.core.ship.encode import Encoder, ExtraMissing
     from paw_tui.core.ship.endpoint import resolve_endpoint
-    from paw_tui.core.ship.shipper import ShipError, Shipper, ShipReport
+    from paw_tui.core.ship.shipper import Shipper, ShipReport
     from paw_tui.core.support.locking import FileLock, LockTimeout
     from paw_tui.core.workspace import layout
     from paw_tui.core.workspace.statedir import workspace_state_dir
@@ -110,8 +110,6 @@ def run_ship(args: argparse.Namespace, root: str) -> int:
         except KeyboardInterrupt:
             stop.set()
         return 0
-    except ShipError:
-        raise
     finally:
         lock.release()
 

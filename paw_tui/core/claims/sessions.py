@@ -14,7 +14,7 @@ import subprocess
 import sys
 
 from paw_tui.core.claims.claim import ClaimInfo
-from paw_tui.core.claims.remote import LOST, WON, take_claim
+from paw_tui.core.claims.remote import take_claim
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -63,6 +63,3 @@ def drop_in_background(root: str, session: Session) -> None:
             f"paw-tui: the claim on {claim['intent_id']} stays on '{claim['remote']}' until it "
             f"goes stale: could not start its release ({error})\n"
         )
-
-
-__all__ = ["LOST", "WON", "claim_for", "drop_in_background", "session_claim"]

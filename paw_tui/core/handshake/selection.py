@@ -236,7 +236,8 @@ class _Attempt:
     ) -> Selection | None:
         """The remote's answer (DESIGN §12): a refusal when another machine holds the claim
         or the remote could not say; None when it is ours (kept in the session record)."""
-        from paw_tui.core.claims.sessions import LOST, WON, session_claim
+        from paw_tui.core.claims.remote import LOST, WON
+        from paw_tui.core.claims.sessions import session_claim
 
         if attempt.outcome == WON and attempt.commit:
             session.claim = session_claim(remote, intent.id, attempt.commit)
