@@ -409,3 +409,19 @@ def test_a_remote_slower_than_the_selection_s_budget_refuses_and_gives_back_what
     monkeypatch.delenv("PAW_TEST_HANG")
     _wait_until(lambda: not _remote_refs(remote), "the landed claim's release")
     assert_allow(gate(select_payload(b, "INT-001", session="sess-b")))
+
+
+def test_with_intent_sharing_allowed_a_claimed_intent_is_shared_across_machines(
+    tmp_path: Path, remote: Path
+) -> None:
+    """``intent_sharing: allow`` lets two sessions hold one intent; claims keep that true
+    across machines: the first holder keeps the claim, the second works without one."""
+    sharing = CLAIMS + "intent_sharing: allow\n"
+    a = _machine(tmp_path, "sharing-a", remote, governance=sharing)
+    b = _machine(tmp_path, "sharing-b", remote, governance=sharing)
+    assert_allow(gate(select_payload(a, "INT-001", session="sess-a")))
+    first = _remote_refs(remote)
+    assert_allow(gate(select_payload(b, "INT-001", session="sess-b")))
+    assert _remote_refs(remote) == first
+    gate(_session_end(b, "sess-b"))  # holds no claim: nothing to give back
+    assert _remote_refs(remote) == first

@@ -243,6 +243,8 @@ class _Attempt:
             session.claim = session_claim(remote, intent.id, attempt.commit)
             self.claim_used = True
             return None
+        if attempt.outcome == LOST and self.policy.governance.intent_sharing:
+            return None  # shared intents: the claim stays its first holder's, as held locally
         if attempt.outcome == LOST and attempt.holder is not None:
             info = attempt.holder.info
             if info is None:
