@@ -13,6 +13,7 @@ from textual.widgets import DataTable, Input, Static
 from paw_tui.core.handshake.approvals import pending_requests
 from paw_tui.tui.app import PawApp
 from paw_tui.tui.dialogs.approval import TITLE, ApprovalModal
+from paw_tui.tui.dialogs.decision import ARM_DELAY
 from paw_tui.tui.screens.prompt_view import PromptView
 
 from .conftest import approvals_required, ledger_lines, select
@@ -85,7 +86,13 @@ async def test_keys_typed_before_the_modal_was_on_screen_decide_nothing(
         title = modal.query_one("#approval-title", Static).render()
         assert str(title) == TITLE
         app.post_message(typed_before)  # delivered late, as a key queued by a busy app is
-        await pilot.press("y", "tab", "enter")  # and keys right after it appeared
+        await until(pilot, lambda: modal.armed_at != float("inf"))  # first painted
+        for key, character in (("y", "y"), ("tab", "\t"), ("enter", "\r")):
+            # typed right after it appeared: stamped inside the window, so however slowly
+            # this machine delivers them, they were typed before a person could read it
+            typed = events.Key(key, character)
+            typed.time = modal.armed_at - ARM_DELAY / 2
+            app.post_message(typed)
         await pilot.pause()
         assert modal_on_screen(app) is modal
         assert modal.ignored == ["y", "y", "tab", "enter"]
