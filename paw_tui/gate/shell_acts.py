@@ -11,6 +11,12 @@ them (``-W ignore``, ``-X importtime``, ``-Im paw_tui``, ``-mpaw_tui``), and paw
 argparse takes them, so the options the CLI accepts before a command and before its action
 (``-w DIR``, ``--workspace=DIR``, a prefix such as ``--work DIR``, ``--debug``) never hide
 which act runs.
+
+A ``git push`` that changes a ref under ``refs/paw/`` on a remote (the intent claims, DESIGN
+§12) is ``claims release`` by hand, so it is refused the same way: the parser reports each
+push's destinations (``:refs/paw/claims/INT-1``, ``--delete``, ``+HEAD:paw/claims/INT-1``,
+which git completes against the remote's refs, ``refs/*``, ``--mirror``, a
+``remote.NAME.push`` given to git).
 """
 
 from __future__ import annotations
@@ -147,8 +153,31 @@ def _sets_supervisor(arg: str) -> bool:
     return bool(name) and any(option.startswith(name) for option in _SUPERVISOR_OPTIONS)
 
 
-def person_act_in(commands: Sequence[Sequence[str]]) -> str | None:
-    """The act, when one of ``commands`` performs a person's act or forges a hook event."""
+CLAIMS_ACT = (
+    "changing intent claims (refs/paw/) on the git remote (a branch named paw/... is pushed "
+    "by its full name, refs/heads/paw/...)"
+)
+
+
+def changes_claims(ref: str) -> bool:
+    """Whether a push to ``ref`` (as written: a full name, a short one git completes against
+    the remote's refs with ``refs/%s``, a glob; ``*`` any ref) may change a claim ref.
+    Compared in lower case and with repeated slashes folded, as a remote's file system may."""
+    from paw_tui.core.claims.claim import NAMESPACE
+
+    name = "/".join(part for part in ref.lower().split("/") if part)
+    names = (NAMESPACE.strip("/"), NAMESPACE.strip("/").removeprefix("refs/"))
+    if "*" in name:
+        prefix = name.split("*", 1)[0]
+        return any(full.startswith(prefix) or prefix.startswith(full + "/") for full in names)
+    return any(name == full or name.startswith(full + "/") for full in names)
+
+
+def person_act_in(commands: Sequence[Sequence[str]], remote_refs: Sequence[str] = ()) -> str | None:
+    """The act, when one of ``commands`` performs a person's act or forges a hook event, or
+    a push changes one of ``remote_refs`` that is a claim."""
+    if any(changes_claims(ref) for ref in remote_refs):
+        return CLAIMS_ACT
     for argv in commands:
         args = _paw_arguments(argv)
         if args is None:

@@ -299,6 +299,7 @@ class Commands(Record):
             self.add_target(hit.field, hit.how, base, hit.subtree, hit.directory, roots)
         for opaque in effects.opaque:
             self.add_opaque(opaque)
+        self.remote_refs += [ref for ref in effects.remote_refs if ref]
         for link, source in effects.links:
             if not (link.dynamic or source.dynamic or base.lost):
                 made = base.resolve(link.text).replace(MARK, "")
