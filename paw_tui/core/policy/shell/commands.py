@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 
 from .builtins import BUILTINS, QUIET_BUILTINS, SHELLS, assign
-from .expansion import Expander, Field
+from .expansion import Expander, Field, joined
 from .lexer import plain
 from .limits import TooComplex
 from .nodes import (
@@ -442,6 +442,6 @@ def _stdin(redirect: Redirect, expand: Expander) -> tuple[str, bool] | None:
         text = "".join(part.text if part.kind == LIT else "$_" for part in doc.parts)
         return text, any(part.kind != LIT for part in doc.parts)
     if redirect.op == "<<<":
-        fields = expand.expand(redirect.target, braces=False, assignment=True)
-        return " ".join(f.text for f in fields), any(f.dynamic for f in fields)
+        line = joined(expand.expand(redirect.target, braces=False, assignment=True))
+        return line.text, line.dynamic
     return None

@@ -42,6 +42,12 @@ class Field:
         return f"Field({self.text!r}{flags})"
 
 
+def joined(fields: list[Field]) -> Field:
+    """Words joined with spaces into one command line, as ``eval``, ``watch``, ``ssh`` and
+    ``git submodule foreach`` join their arguments (known only at run time when one is)."""
+    return Field(" ".join(field.text for field in fields), any(field.dynamic for field in fields))
+
+
 def escape_pattern(text: str) -> str:
     """``text`` as a glob pattern that matches only itself."""
     if not any(char in text for char in "*?[]\\"):

@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 
 from .effects import Carried, Effects, plain_operands, quote
-from .expansion import Field
+from .expansion import Field, joined
 from .git_options import parse_globals
 from .git_reads import CONFIG_READS, DIFF_LIKE, READ, WORKTREE_COMMANDS
 from .options import getopt
@@ -200,8 +200,7 @@ def _submodule(args: list[Field], eff: Effects, probe: Probe) -> None:
             field for field in args[args.index(operands[0]) + 1 :] if field.text != "--recursive"
         ]
         if words:
-            script = Field(" ".join(f.text for f in words), any(f.dynamic for f in words))
-            eff.carry(Carried("git submodule foreach", script=script, here=False))
+            eff.carry(Carried("git submodule foreach", script=joined(words), here=False))
     elif action not in ("status", "summary"):
         eff.opaque.append("git submodule " + action)
 

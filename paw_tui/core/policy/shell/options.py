@@ -15,7 +15,7 @@ what they start may outlive the call.
 
 from __future__ import annotations
 
-from .expansion import Field
+from .expansion import Field, joined
 
 _EMPTY: frozenset[str] = frozenset()
 
@@ -435,8 +435,7 @@ def _watch(name: str, opts: Options, result: Unwrapped) -> list[Field]:
     (``-x``: run as they are)."""
     if opts.has("x", "exec") or not opts.operands:
         return opts.operands
-    words = opts.operands
-    result.script = Field(" ".join(f.text for f in words), any(f.dynamic for f in words))
+    result.script = joined(opts.operands)
     return []
 
 
