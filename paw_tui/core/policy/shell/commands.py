@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 
 from .builtins import BUILTINS, QUIET_BUILTINS, SHELLS, assign
+from .effects import Carried
 from .expansion import Expander, Field, joined
 from .lexer import plain
 from .limits import TooComplex
@@ -44,7 +45,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from .effects import Carried, Effects
+    from .effects import Effects
     from .nodes import Node
     from .record import Flow
 
@@ -261,8 +262,8 @@ class Commands(Record):
             self.add_target(field, how, place)
         if found.opaque is not None:
             self.add_opaque(found.opaque)
-        if found.script is not None:
-            self.script(found.script, where, found.wrappers[-1] + " -c")
+        if found.script is not None:  # run by the wrapper, as its child
+            self.hand_over(Carried(found.wrappers[-1] + " -c", script=found.script), where)
 
     def program(
         self,

@@ -314,7 +314,8 @@ class Unwrapped:
         self.chdir: Field | None = None  # env -C DIR, sudo -D DIR
         self.extra_args = False  # xargs: more arguments come from stdin
         self.writes: list[tuple[Field, str]] = []  # time -o F, flock F
-        self.script: Field | None = None  # flock -c CMD, watch CMD: a shell command line
+        # flock -c CMD, watch CMD: a shell command line the wrapper runs (a Carried's script)
+        self.script: Field | None = None
         self.query = False  # command -v / -V: names a command, runs nothing
         self.opaque: str | None = None  # a wrapper that changes what paths mean (unshare -R)
 
