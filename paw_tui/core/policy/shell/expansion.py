@@ -293,26 +293,9 @@ def _assignment_like(name: str) -> bool:
     return is_name(name[:-1] if name.endswith("+") else name)
 
 
-def word_text(word: Word) -> str:
-    """A word's text after quote removal, expansions left as their source."""
-    out: list[str] = []
-    for part in word.parts:
-        if part.kind == LIT:
-            out.append(part.text)
-        elif part.kind == PARAM and isinstance(part.body, str):
-            out.append(part.body)
-        else:
-            out.append(part.text)
-    return "".join(out)
-
-
 def literal(word: Word) -> str | None:
     """A word's text when it has no expansions at all (quotes removed), else None."""
     for part in word.parts:
         if part.kind != LIT:
             return None
     return "".join(part.text for part in word.parts)
-
-
-def parts_have(parts: list[Part], kinds: frozenset[int]) -> bool:
-    return any(part.kind in kinds for part in parts)

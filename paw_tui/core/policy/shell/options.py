@@ -296,7 +296,6 @@ MULTICALL = frozenset({"busybox", "toybox"})
 """Multi-call binaries: ``busybox rm -rf x`` is ``rm -rf x`` (``busybox --list`` is itself)."""
 for _name in MULTICALL:
     _WRAPPERS[_name] = ("", _EMPTY)
-WRAPPERS = frozenset(_WRAPPERS) | frozenset(_RUNNERS)
 
 
 class Unwrapped:
