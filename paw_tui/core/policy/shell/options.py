@@ -8,7 +8,10 @@ options after operands (GNU permutation) and ``--``. :func:`unwrap` strips ``sud
 ``doas``, ``env``, ``nice``, ``nohup``, ``time``, ``command``, ``builtin``, ``exec``,
 ``timeout``, ``stdbuf``, ``ionice``, ``setsid``, ``chronic``, ``flock``, ``xargs``
 (whose command runs with extra arguments nobody can see) and the multi-call binaries
-``busybox`` and ``toybox`` (``busybox sh -c``, ``toybox cp``) down to the command that runs.
+``busybox`` and ``toybox`` (``busybox sh -c``, ``toybox cp``), the programs that start the
+command after their options (``taskset``, ``setarch``, ``sg``, ``strace``...) and the
+runners of a project's environment (``uv run``, ``poetry run``, ``direnv exec DIR``...)
+down to the command that runs.
 ``nohup`` and ``setsid`` stay children of the shell (the kernel boundary holds them), though
 what they start may outlive the call.
 """
@@ -224,6 +227,10 @@ _WRAPPERS.update(
             ),
         ),  # fmt: skip
         "faketime": ("", _EMPTY),
+        "setarch": ("", _EMPTY),  # setarch [ARCH] [options] CMD; linux32, linux64: no ARCH
+        "linux32": ("", _EMPTY),
+        "linux64": ("", _EMPTY),
+        "sg": ("", _EMPTY),
         "fakeroot": ("lsib", frozenset({"lib", "faked"})),
         "unbuffer": ("", _EMPTY),
         "catchsegv": ("", _EMPTY),
@@ -291,6 +298,11 @@ _RUNNERS: dict[str, tuple[str, str, frozenset[str]]] = {
     "mamba": ("run", "np", frozenset({"name", "prefix", "cwd"})),
     "micromamba": ("run", "np", frozenset({"name", "prefix", "cwd"})),
     "bundle": ("exec", "", _EMPTY),
+    "pdm": ("run", "p", frozenset({"project", "venv"})),
+    "hatch": ("run", "", _EMPTY),
+    "rye": ("run", "", _EMPTY),
+    "pixi": ("run", "e", frozenset({"manifest-path", "environment"})),
+    "direnv": ("exec", "", _EMPTY),  # direnv exec DIR CMD: DIR's environment, same directory
 }
 MULTICALL = frozenset({"busybox", "toybox"})
 """Multi-call binaries: ``busybox rm -rf x`` is ``rm -rf x`` (``busybox --list`` is itself)."""
@@ -410,6 +422,29 @@ def _operand_first(name: str, opts: Options, result: Unwrapped) -> list[Field]:
     return opts.operands[1:]
 
 
+def _setarch(name: str, opts: Options, result: Unwrapped) -> list[Field]:
+    """``setarch ARCH [options] CMD``: an architecture first unless the first word is an
+    option (util-linux); then its options, then the command."""
+    if name == "setarch" and not opts.found and opts.operands:
+        return getopt(opts.operands[1:], permute=False).operands
+    return opts.operands
+
+
+def _sg(name: str, opts: Options, result: Unwrapped) -> list[Field]:
+    """``sg [-] GROUP [-c] CMD``: CMD is one word, run by ``/bin/sh -c``; without it, a
+    shell reading its input."""
+    rest = opts.operands
+    if rest[:1] and rest[0].text == "-":
+        rest = rest[1:]
+    rest = rest[1:]  # the group
+    if rest[:1] and rest[0].text == "-c":
+        rest = rest[1:]
+    if not rest:
+        return [Field("sh")]
+    result.script = rest[0]
+    return []
+
+
 def _traced(name: str, opts: Options, result: Unwrapped) -> list[Field]:
     """strace/ltrace -o FILE CMD (``-p PID``: a running process); prlimit (``--pid``)."""
     for output in opts.values("o", "output"):
@@ -482,6 +517,9 @@ _AFTER = {
     "unshare": _unshare,
     "watch": _watch,
     "script": _script,
+    "setarch": _setarch,
+    "sg": _sg,
 }
 for _name in _RUNNERS:
     _AFTER[_name] = _runner
+_AFTER["direnv"] = lambda name, opts, result: opts.operands[1:]  # after DIR
