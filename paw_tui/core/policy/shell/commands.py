@@ -32,7 +32,6 @@ from .nodes import (
     Simple,
     Word,
 )
-from .options import Unwrapped, unwrap
 from .parser import assignment, dequote, parse
 from .readonly import SAFE_WITH_ANY_ARGS, read_only_command, trusted_name
 from .record import MAX_DEPTH, MAX_STEPS, Record
@@ -40,6 +39,7 @@ from .results import MARK
 from .scanner import ShellSyntaxError
 from .state import Place
 from .targets import command_effects
+from .wrappers import Unwrapped, unwrap
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

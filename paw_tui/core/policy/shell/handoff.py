@@ -8,7 +8,7 @@ reads it as the program will run it, and anything it cannot read whole (a file o
 standard input that is not a here-document, a unit's configuration) is ``unreadable``.
 
 ``systemd-run --scope`` runs its command as the shell's own child: a wrapper, read as one.
-``nohup`` and ``setsid`` are children too (:mod:`.options` unwraps them). The listing forms
+``nohup`` and ``setsid`` are children too (:mod:`.wrappers` unwraps them). The listing forms
 (``screen -ls``, ``atq``, ``at -l``, ``crontab -l``, ``systemctl status``, ``tmux ls``) only
 read (:func:`handoff_read_only`).
 """
