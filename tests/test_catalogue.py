@@ -48,9 +48,9 @@ def test_the_shipped_catalogue_is_well_formed() -> None:
         if entry.kind == FILE:
             assert entry.paths, f"{entry.name}: a file tool names its path fields"
         if entry.kind == SHELL:
-            assert entry.command, f"{entry.name}: a shell tool names its command field"
+            assert entry.commands, f"{entry.name}: a shell tool names its command field"
         if entry.kind == PATCH:
-            assert entry.patch, f"{entry.name}: a patch tool names its patch field"
+            assert entry.patches, f"{entry.name}: a patch tool names its patch field"
         assert not (set(entry.paths) & entry.text), f"{entry.name}: a field is path and text"
 
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
+from gatekit import gate, gate_env, paw_state_dir, root, select_payload, write_payload
 
 from paw_tui.gate.tool_paths import (
     ARGS,
@@ -20,6 +22,8 @@ from paw_tui.gate.tool_paths import (
     key_role,
     read_input,
 )
+
+__all__ = ["paw_state_dir", "root"]  # fixtures
 
 
 def test_nested_paths_are_found_with_where_they_are(tmp_path: Path) -> None:
@@ -117,3 +121,33 @@ def test_commands_are_read_with_their_place_and_program() -> None:
         ("python3 -c 'print(1)'", None, True),
     ]
     assert found.paths == []
+
+
+def test_a_write_decision_loads_no_shell_module(root: Path) -> None:
+    """Every file tool's input is read for paths (this module), on the hook's hot path: a
+    Write decided in a fresh interpreter loads neither the shell parser nor the gate's shell
+    modules (a shell call's own cost)."""
+    import subprocess
+    import sys
+
+    assert gate(select_payload(root, "INT-006")).code == 0
+    payload = json.dumps(write_payload(root, "src/new.py"))
+    code = (
+        "import os, sys\n"
+        "from paw_tui.gate.main import decide_payload\n"
+        f"answer = decide_payload({payload!r}.encode(), environ=dict(os.environ))\n"
+        "assert answer.exit_code == 0, answer.stderr\n"
+        "print(' '.join(sorted(sys.modules)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=gate_env(), timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    loaded = done.stdout.split()
+    assert "paw_tui.gate.tool_paths" in loaded  # the probe read the Write's input
+    shell = [
+        name
+        for name in loaded
+        if name.startswith(("paw_tui.core.policy.shell", "paw_tui.gate.shell_"))
+    ]
+    assert shell == [], shell

@@ -109,7 +109,7 @@ def _shell_first(
         return _denial(facts, reason, intent_id, shown, touch)
     from paw_tui.gate import shell_acts
 
-    act = shell_acts.person_act_in(shell.commands)
+    act = shell_acts.person_act_in(shell.commands, shell.remote_refs)
     if act is not None:
         return _denial(facts, shell_acts.refusal(act), intent_id, shown, touch)
     if intent is None and refusal is None and shell.read_only and not facts.targets:

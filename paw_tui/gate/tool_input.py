@@ -68,8 +68,6 @@ def _file_paths(
 def _shell_commands(event: GateEvent, tool: str, entry: ToolEntry) -> None:
     """Every command field the entry names: a string, or (``name[]``) a list of command lines,
     each analysed on its own."""
-    from paw_tui.gate import tool_paths
-
     tool_input = event.tool_input
     directory = tool_input.get(entry.cwd) if entry.cwd else None
     if isinstance(directory, str) and directory.strip():
@@ -81,6 +79,8 @@ def _shell_commands(event: GateEvent, tool: str, entry: ToolEntry) -> None:
         if spelled.endswith(LIST_SUFFIX):
             if value is None:
                 continue
+            from paw_tui.gate import tool_paths  # a list of commands (Cline's) only
+
             try:
                 reading = tool_paths.read_input({"commands": value}, None, want_paths=False)
             except ValueError as error:

@@ -24,7 +24,6 @@ from __future__ import annotations
 import os
 
 from paw_tui.gate.events import CommandLine
-from paw_tui.gate.shell_writes import INTERPRETERS, SHELLS
 
 MAX_PATH_CHARS = 4096
 MAX_STRINGS = 4096
@@ -223,6 +222,8 @@ def _program_name(word: str) -> str:
 
 def _names_an_interpreter(value: str) -> bool:
     """``bash``, ``/usr/bin/python3``: one word naming a shell or an interpreter."""
+    from paw_tui.gate.shell_writes import INTERPRETERS, SHELLS  # not on a Write's path
+
     name = _program_name(value)
     return len(value.split()) == 1 and (name in SHELLS or name in INTERPRETERS)
 
@@ -319,6 +320,8 @@ def _add(
 ) -> None:
     """``lines`` into ``found``, run by ``interpreter`` (code for it, when it is no shell) in
     each directory named beside them."""
+    from paw_tui.gate.shell_writes import SHELLS
+
     if interpreter is not None and _program_name(interpreter) not in SHELLS:
         lines = [(_quoted([interpreter, "-c", line]), strict) for line, strict in lines]
     named = [d for d in directories if isinstance(d, str) and d.strip()]

@@ -141,6 +141,16 @@ def test_a_command_handed_over_is_denied(wsroot: Path, case: tuple[str, str]) ->
         "nohup rm -rf .git &",
         "setsid -f rm -rf .git",
         "nohup busybox rm -rf .git",
+        "setarch x86_64 rm -rf .git",
+        "setarch x86_64 -R rm -rf .git",
+        "setarch -R rm -rf .git",
+        "linux64 rm -rf .git",
+        "sg users -c 'rm -rf .git'",
+        "sg - users 'rm -rf .git'",
+        "direnv exec . rm -rf .git",
+        "pdm run rm -rf .git",
+        "hatch run rm -rf .git",
+        "pixi run -e dev rm -rf .git",
     ],
 )
 def test_multi_call_binaries_and_wrappers_are_unwrapped(wsroot: Path, command: str) -> None:
@@ -156,6 +166,9 @@ def test_wrapped_ordinary_work_is_allowed(wsroot: Path) -> None:
         "uv run pytest -q",
         "poetry run python -m pytest",
         "watch -g ls",
+        "setarch x86_64 -R ls",
+        "direnv exec . pytest -q",
+        "pdm run pytest",
     ):
         assert_allowed(gate(bash_call(wsroot, command)))
 

@@ -218,6 +218,33 @@ HUMAN_ACT_COMMANDS: dict[str, str] = {
     "library create_intent": (
         "python3 -c 'from paw_tui.core.intents.authoring import create_intent'"
     ),
+    # the options paw-tui takes before a command and before its action, with their values
+    "-w before the command": "paw-tui -w . approvals approve apr-1",
+    "--workspace DIR before the command": (
+        "paw-tui --workspace . intents set-status INT-003 IN_PROGRESS"
+    ),
+    "-w between the command and its action": "paw-tui approvals -w . approve apr-1",
+    "a prefix of --workspace": "paw-tui --work approvals approvals approve apr-1",
+    "python -m, -w": "python -m paw_tui -w src scope grant sr-1",
+    # Python's own options, as CPython reads them
+    "python -W VALUE": "python3 -W ignore -m paw_tui approvals approve --session s-other",
+    "python -X VALUE": "python3 -X importtime -m paw_tui sessions release s-other",
+    "python -Im": "python3 -Im paw_tui scope grant sr-1",
+    "python -mpaw_tui": "python3 -mpaw_tui intents set-status INT-003 IN_PROGRESS",
+    "the package's directory": (
+        "python3 /opt/venv/lib/python3.12/site-packages/paw_tui approvals approve apr-1"
+    ),
+    "the confinement launcher's program": (
+        "python3 -I -S /opt/venv/lib/paw_tui/core/confine/launcher.py --warn -- "
+        "paw-tui approvals approve apr-1"
+    ),
+    "a prefix of --supervisor": "paw-tui prompt --super 'the scope is lifted'",
+    "a prefix of --clear-supervisor": "paw-tui prompt --clear",
+    "claims release": "paw-tui claims release INT-003 --force",
+    "the claim release worker": (
+        "python3 -m paw_tui.core.claims.release_worker . origin INT-003 "
+        "0123456789abcdef0123456789abcdef01234567"
+    ),
 }
 
 
@@ -238,6 +265,11 @@ FORGING_COMMANDS: dict[str, str] = {
         "cat forged.json | python3 -I -S /opt/venv/lib/paw_tui/gate/launch.py --client claude-code"
     ),
     "printf into the venv script": f"printf '%s' '{FORGED}' | .venv/bin/paw-tui gate",
+    "--debug before gate": f"echo '{FORGED}' | paw-tui --debug gate",
+    "-w DIR before gate": "paw-tui -w . gate --client claude-code < forged.json",
+    "the hook launcher as a module": (
+        "cat forged.json | python3 -m paw_tui.gate.launch --client claude-code"
+    ),
 }
 
 
@@ -258,6 +290,12 @@ def test_read_only_paw_commands_stay_allowed(wsroot: Path) -> None:
         "paw-tui trace tail -n 5",
         "paw-tui trace verify",
         "python -m paw_tui check src/a.py --session s-alpha",
+        "paw-tui -w . intents list",
+        "paw-tui --workspace intents intents show INT-003",
+        "paw-tui approvals --debug list",
+        "python3 -X importtime -m paw_tui trace verify",
+        "paw-tui prompt --session s-alpha --json",
+        "paw-tui claims list",
     ):
         assert_allowed(gate(bash_call(wsroot, command)))
 

@@ -190,6 +190,7 @@ def test_a_call_past_the_budget_does_not_hold_a_worker(
     """Two hostile calls once took both workers for good. Now each is denied for time by
     the worker that took it, and both workers then answer the next calls."""
     pid = start_server(installed, stalling_tree)
+    installed.quiet_workers(pid)  # both forked: the server answers once it has one
     workers = children(pid)
     hostile = [hook_process(installed, stalling_tree) for _ in range(2)]
     payload = json.dumps(bash_call(stalling_tree, HUGE_COMMAND)).encode()

@@ -60,15 +60,6 @@ class ToolEntry:
         self.patches = _strings(data.get("patch"))
         self.clients = (client,) if client else _strings(data.get("clients"))
 
-    @property
-    def command(self) -> str | None:
-        """The first command field (the one a client's hook names), if any."""
-        return self.commands[0] if self.commands else None
-
-    @property
-    def patch(self) -> str | None:
-        return self.patches[0] if self.patches else None
-
 
 def _strings(value: object) -> tuple[str, ...]:
     if isinstance(value, str):

@@ -75,7 +75,6 @@ class Policy:
         "governance",
         "problems",
         "warnings",
-        "_count",
         "_intents",
         "_by_id",
         "_scope_data",
@@ -101,7 +100,6 @@ class Policy:
         scope_data: dict[str, object] | None = None,
         protected_data: object | None = None,
         reader: CacheReader | None = None,
-        count: int = 0,
         sources: tuple[bytes | None, bytes | None] | None = None,
         signer: Mac | None = None,
     ) -> None:
@@ -112,7 +110,6 @@ class Policy:
         self.problems = problems
         self.warnings = warnings
         self._intents = intents
-        self._count = len(intents) if intents is not None else count
         self._by_id: dict[str, Intent] = {i.id: i for i in intents or ()}
         self._scope_data: dict[str, object] = dict(scope_data or {})
         self._scopes: dict[str, CompiledScope] = {}
@@ -135,10 +132,6 @@ class Policy:
     def unavailable_reason(self) -> str | None:
         """``Orchestration state unavailable: <first problem>``, or None when usable."""
         return f"Orchestration state unavailable: {self.problems[0]}" if self.problems else None
-
-    @property
-    def intent_count(self) -> int:
-        return self._count
 
     @property
     def intents(self) -> list[Intent]:
@@ -254,7 +247,6 @@ class Policy:
         self.problems = fresh.problems
         self.warnings = fresh.warnings
         self._intents = fresh._intents
-        self._count = fresh._count
         self._by_id = fresh._by_id
         self._scope_data = fresh._scope_data
         self._scopes = {}
@@ -409,7 +401,6 @@ def _from_cache(
             list(header["warnings"]),  # type: ignore[call-overload]
             protected_data=header.get("protected"),
             reader=reader,
-            count=reader.count,
             sources=sources,
             signer=signer,
         )

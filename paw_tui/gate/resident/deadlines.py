@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import mmap
 import struct
-import time
 
 _SLOT = struct.Struct("d")
 GRACE = 1.0
@@ -30,9 +29,6 @@ class Deadlines:
 
     def post(self, slot: int, when: float) -> None:
         _SLOT.pack_into(self._page, slot * _SLOT.size, when)
-
-    def post_in(self, slot: int, seconds: float) -> None:
-        self.post(slot, time.monotonic() + seconds)
 
     def clear(self, slot: int) -> None:
         self.post(slot, 0.0)

@@ -30,8 +30,6 @@ whole ``.opencode/`` is a tree: its plugins are code run inside opencode, its ``
 is installed from, and ``paw-tui.hook`` names what the plugin runs."""
 NESTED_GIT_RULE = "**/.git/**"
 ROOT_RULE = "the workspace root itself"
-WORKFLOW_ARTIFACTS = ".paw/work"
-"""Stays writable: agents write their workflow artifacts there."""
 
 
 def _fold_name(name: str) -> str:

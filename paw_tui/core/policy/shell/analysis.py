@@ -135,6 +135,7 @@ def analyse(
     result.read_only = walker.read_only
     result.unreadable = list(dict.fromkeys(walker.unreadable))
     result.handoffs = list(dict.fromkeys(walker.handoffs))
+    result.remote_refs = list(dict.fromkeys(walker.remote_refs))
     return result
 
 

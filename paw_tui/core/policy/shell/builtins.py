@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 
-from .expansion import Field
+from .expansion import Field, joined
 from .nodes import Word
 from .state import Place, assigns_in_arithmetic, identifiers
 
@@ -214,10 +214,9 @@ def _eval(walker: Walker, argv: list[Field], place: Place) -> Flow:
     walker.read_only = False
     if len(argv) < 2:
         return [place], [place]
-    text = " ".join(field.text for field in argv[1:])
-    dynamic = any(field.dynamic for field in argv[1:])
-    ok, fail = walker.script(Field(text, dynamic), place, "eval", child=False)
-    if dynamic:
+    script = joined(argv[1:])
+    ok, fail = walker.script(script, place, "eval", child=False)
+    if script.dynamic:
         ok = [p.with_vars(p.vars, blind=True) for p in ok]
         fail = [p.with_vars(p.vars, blind=True) for p in fail]
     return ok, fail

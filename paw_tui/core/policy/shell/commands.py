@@ -15,7 +15,8 @@ from __future__ import annotations
 import os
 
 from .builtins import BUILTINS, QUIET_BUILTINS, SHELLS, assign
-from .expansion import Expander, Field
+from .effects import Carried
+from .expansion import Expander, Field, joined
 from .lexer import plain
 from .limits import TooComplex
 from .nodes import (
@@ -31,7 +32,6 @@ from .nodes import (
     Simple,
     Word,
 )
-from .options import Unwrapped, unwrap
 from .parser import assignment, dequote, parse
 from .readonly import SAFE_WITH_ANY_ARGS, read_only_command, trusted_name
 from .record import MAX_DEPTH, MAX_STEPS, Record
@@ -39,12 +39,13 @@ from .results import MARK
 from .scanner import ShellSyntaxError
 from .state import Place
 from .targets import command_effects
+from .wrappers import Unwrapped, unwrap
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from .effects import Carried, Effects
+    from .effects import Effects
     from .nodes import Node
     from .record import Flow
 
@@ -261,8 +262,8 @@ class Commands(Record):
             self.add_target(field, how, place)
         if found.opaque is not None:
             self.add_opaque(found.opaque)
-        if found.script is not None:
-            self.script(found.script, where, found.wrappers[-1] + " -c")
+        if found.script is not None:  # run by the wrapper, as its child
+            self.hand_over(Carried(found.wrappers[-1] + " -c", script=found.script), where)
 
     def program(
         self,
@@ -299,6 +300,7 @@ class Commands(Record):
             self.add_target(hit.field, hit.how, base, hit.subtree, hit.directory, roots)
         for opaque in effects.opaque:
             self.add_opaque(opaque)
+        self.remote_refs += [ref for ref in effects.remote_refs if ref]
         for link, source in effects.links:
             if not (link.dynamic or source.dynamic or base.lost):
                 made = base.resolve(link.text).replace(MARK, "")
@@ -441,6 +443,6 @@ def _stdin(redirect: Redirect, expand: Expander) -> tuple[str, bool] | None:
         text = "".join(part.text if part.kind == LIT else "$_" for part in doc.parts)
         return text, any(part.kind != LIT for part in doc.parts)
     if redirect.op == "<<<":
-        fields = expand.expand(redirect.target, braces=False, assignment=True)
-        return " ".join(f.text for f in fields), any(f.dynamic for f in fields)
+        line = joined(expand.expand(redirect.target, braces=False, assignment=True))
+        return line.text, line.dynamic
     return None

@@ -2,8 +2,9 @@
 
 A :class:`Hit` is one path a command writes; :class:`Effects` collects a command's hits,
 the effects nobody can see (``opaque``), the commands it runs itself (``nested``:
-``find -exec``) and the commands it hands to another program to run (:class:`Carried`:
-git's aliases and editors, a multiplexer's new window, a scheduler's job).
+``find -exec``), the commands it hands to another program to run (:class:`Carried`:
+git's aliases and editors, a multiplexer's new window, a scheduler's job) and the refs a
+``git push`` changes on a remote (``remote_refs``).
 :func:`copy_into` is the rule cp, mv, ln and install share: ``DEST/NAME`` when the
 destination is (or must be) a directory, else the destination itself.
 """
@@ -83,7 +84,7 @@ class Effects:
 
     __slots__ = (
         "hits", "opaque", "nested", "known", "chdir", "links", "carried", "env", "stdin", "cwd",
-        "origin",
+        "origin", "remote_refs",
     )  # fmt: skip
 
     def __init__(
@@ -101,6 +102,9 @@ class Effects:
         self.chdir: Field | None = None  # git -C DIR: paths are relative to DIR
         self.links: list[tuple[Field, Field]] = []  # symbolic links made: (link, what it names)
         self.carried: list[Carried] = []
+        # refs a push changes on a remote, as written (``+HEAD:refs/x`` gives ``refs/x``;
+        # ``*`` any ref: --mirror)
+        self.remote_refs: list[str] = []
         self.env: Mapping[str, str | None] = env if env is not None else {}
         self.stdin = stdin
         self.cwd = cwd

@@ -42,6 +42,12 @@ class Field:
         return f"Field({self.text!r}{flags})"
 
 
+def joined(fields: list[Field]) -> Field:
+    """Words joined with spaces into one command line, as ``eval``, ``watch``, ``ssh`` and
+    ``git submodule foreach`` join their arguments (known only at run time when one is)."""
+    return Field(" ".join(field.text for field in fields), any(field.dynamic for field in fields))
+
+
 def escape_pattern(text: str) -> str:
     """``text`` as a glob pattern that matches only itself."""
     if not any(char in text for char in "*?[]\\"):
@@ -287,26 +293,9 @@ def _assignment_like(name: str) -> bool:
     return is_name(name[:-1] if name.endswith("+") else name)
 
 
-def word_text(word: Word) -> str:
-    """A word's text after quote removal, expansions left as their source."""
-    out: list[str] = []
-    for part in word.parts:
-        if part.kind == LIT:
-            out.append(part.text)
-        elif part.kind == PARAM and isinstance(part.body, str):
-            out.append(part.body)
-        else:
-            out.append(part.text)
-    return "".join(out)
-
-
 def literal(word: Word) -> str | None:
     """A word's text when it has no expansions at all (quotes removed), else None."""
     for part in word.parts:
         if part.kind != LIT:
             return None
     return "".join(part.text for part in word.parts)
-
-
-def parts_have(parts: list[Part], kinds: frozenset[int]) -> bool:
-    return any(part.kind in kinds for part in parts)

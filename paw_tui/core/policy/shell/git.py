@@ -16,7 +16,8 @@ BRANCH``, ``stash``, ``merge``...) and ``apply`` are :mod:`.git_worktree`'s. Com
 told to run (``rebase --exec``, ``bisect run``, ``submodule foreach``, ``difftool -x``,
 ``grep -O CMD``, ``--upload-pack``/``--receive-pack``/``--exec``, ``filter-branch``'s
 filters) are read as commands; ``ext::`` transports, ``git daemon`` and ``instaweb`` cannot
-be. Writes confined to ``.git`` (``add``, ``commit``'s objects, refs) are not reported.
+be. Writes confined to ``.git`` (``add``, ``commit``'s objects, refs) are not reported; the
+refs a ``push`` changes on the remote are (``remote_refs``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from __future__ import annotations
 import os
 
 from .effects import Carried, Effects, plain_operands, quote
-from .expansion import Field
+from .expansion import Field, joined
 from .git_options import parse_globals
 from .git_reads import CONFIG_READS, DIFF_LIKE, READ, WORKTREE_COMMANDS
 from .options import getopt
@@ -199,8 +200,7 @@ def _submodule(args: list[Field], eff: Effects, probe: Probe) -> None:
             field for field in args[args.index(operands[0]) + 1 :] if field.text != "--recursive"
         ]
         if words:
-            script = Field(" ".join(f.text for f in words), any(f.dynamic for f in words))
-            eff.carry(Carried("git submodule foreach", script=script, here=False))
+            eff.carry(Carried("git submodule foreach", script=joined(words), here=False))
     elif action not in ("status", "summary"):
         eff.opaque.append("git submodule " + action)
 
@@ -305,7 +305,26 @@ def _git(args: list[Field], eff: Effects, probe: Probe, aliases: int) -> None:
         _subcommand(sub.text, rest, eff, probe)
 
 
+def _push(args: list[Field], eff: Effects) -> None:
+    """``git push``/``send-pack REMOTE REFSPEC...``: the refs it changes on the remote
+    (``--mirror``: every ref). It stays opaque: the ``pre-push`` hook runs too."""
+    from .git_commands import push_destination
+
+    opts = getopt(
+        args,
+        valued="o",
+        long_valued=frozenset({"repo", "push-option", "receive-pack", "exec"}),
+        long_optional=frozenset({"force-with-lease", "recurse-submodules", "signed"}),
+    )
+    if opts.has("mirror"):
+        eff.remote_refs.append("*")
+    deleting = opts.has("d", "delete")
+    eff.remote_refs += [push_destination(refspec, deleting) for refspec in opts.operands[1:]]
+
+
 def _subcommand(command: str, rest: list[Field], eff: Effects, probe: Probe) -> None:
+    if command in ("push", "send-pack"):
+        _push(rest, eff)
     if command in _HANDLERS:
         _HANDLERS[command](rest, eff, probe)
     elif command in WORKTREE_COMMANDS:

@@ -38,6 +38,7 @@ _READ_FILES = frozenset(
      "core.attributesfile", "gpg.ssh.allowedsignersfile", "commit.template"}
 )  # fmt: skip
 _BOOLEANS = frozenset({"true", "false", "yes", "no", "on", "off", "1", "0", ""})
+_TRUE = frozenset({"true", "yes", "on", "1", ""})
 # variables naming a program (git runs "$VALUE" with arguments), and those naming what it reads
 COMMAND_VARIABLES = (
     "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_SSH", "GIT_SSH_COMMAND", "GIT_EXTERNAL_DIFF",
@@ -66,8 +67,9 @@ def _parts(key: str) -> tuple[str, str, str]:
 
 def config_carries(key: str, value: Field | None, eff: Effects, label: str) -> None:
     """Read one configuration ``key=value`` git is given for what it runs, adding what it
-    carries to ``eff`` (an alias invoked is the caller's: :func:`.git._alias`). ``value``
-    None is a key given without ``=`` (true)."""
+    carries to ``eff`` (an alias invoked is the caller's: :func:`.git._alias`), and for the
+    refs a push changes (``remote.<name>.push``, ``.mirror``). ``value`` None is a key given
+    without ``=`` (true)."""
     section, subsection, name = _parts(key)
     lowered = f"{section}.{name}" if not subsection else f"{section}.{subsection}.{name}"
     text = value.text if value is not None else ""
@@ -83,6 +85,10 @@ def config_carries(key: str, value: Field | None, eff: Effects, label: str) -> N
         eff.cannot_read(shown, "lets git run a transport's own command (ext::)")
     elif section == "remote" and name in ("url", "pushurl") and text.startswith("ext::"):
         eff.cannot_read(shown, "names a remote whose transport is a command (ext::)")
+    elif section == "remote" and name == "push" and value is not None:
+        eff.remote_refs.append(push_destination(value, False))
+    elif section == "remote" and name == "mirror" and text.lower() in _TRUE:
+        eff.remote_refs.append("*")
     elif section == "pager" and not subsection:
         if text.lower() not in _BOOLEANS:  # pager.<command>: on, off, or the pager to run
             eff.carry(Carried(shown, script=Field(text)))
@@ -124,6 +130,20 @@ def _command_value(section: str, name: str, text: str) -> str | None:
         if text and not text.startswith("/") and " " not in text:
             return "git-credential-" + text
     return text or None
+
+
+def push_destination(refspec: Field, deleting: bool) -> str:
+    """The ref a push refspec changes on the remote, as written: ``+src:dst`` and ``:dst``
+    (a deletion) give ``dst``, ``src`` alone is its own, ``--delete`` names the ref itself;
+    empty for a negative refspec (``^src``). One known only at run time is its source text
+    (``"$(git branch --show-current)"``, what agents push every day)."""
+    text = refspec.text
+    if deleting:
+        return text
+    text = text.removeprefix("+")
+    if text.startswith("^"):
+        return ""
+    return text.partition(":")[2] if ":" in text else text
 
 
 def quote_word(text: str) -> str:

@@ -8,7 +8,7 @@ reads it as the program will run it, and anything it cannot read whole (a file o
 standard input that is not a here-document, a unit's configuration) is ``unreadable``.
 
 ``systemd-run --scope`` runs its command as the shell's own child: a wrapper, read as one.
-``nohup`` and ``setsid`` are children too (:mod:`.options` unwraps them). The listing forms
+``nohup`` and ``setsid`` are children too (:mod:`.wrappers` unwraps them). The listing forms
 (``screen -ls``, ``atq``, ``at -l``, ``crontab -l``, ``systemctl status``, ``tmux ls``) only
 read (:func:`handoff_read_only`).
 """
@@ -16,7 +16,7 @@ read (:func:`handoff_read_only`).
 from __future__ import annotations
 
 from .effects import Carried, Effects
-from .expansion import Field
+from .expansion import Field, joined
 from .options import getopt
 from .tmux import tmux, tmux_read_only
 
@@ -330,9 +330,7 @@ def _ssh(name: str, args: list[Field], eff: Effects, probe: Probe) -> None:
         return
     label = "ssh " + host[0].text
     if command:
-        dynamic = any(field.dynamic for field in command)
-        script = Field(" ".join(field.text for field in command), dynamic)
-        eff.carry(Carried(label, script=script, outside=True, here=False))
+        eff.carry(Carried(label, script=joined(command), outside=True, here=False))
     elif eff.stdin is not None:
         eff.carry(Carried(label, script=Field(*eff.stdin), outside=True, here=False))
     else:

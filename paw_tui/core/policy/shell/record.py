@@ -85,6 +85,7 @@ class Record:
         self.unreadable: list[str] = []  # commands handed to other programs, unreadable
         self.handoffs: list[str] = []  # labels of commands handed outside the shell's tree
         self.handing: list[str] = []  # the hand-overs outside the tree being walked now
+        self.remote_refs: list[str] = []  # refs a push changes on a remote (Effects')
         self.trust_temp = True  # MARK in a word comes from mktemp (the command holds none)
         self.origin: str | None = None  # the directory the command line starts in
 

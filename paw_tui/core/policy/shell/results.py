@@ -107,10 +107,14 @@ class ShellAnalysis:
     or a file; or it runs outside the shell's process tree, where neither the kernel
     boundary nor drift detection reaches, and may write what its command line does not
     name). ``handoffs``: labels of the commands handed to a process outside the shell's tree
-    (``tmux new-window``, ``at``).
+    (``tmux new-window``, ``at``). ``remote_refs``: the refs a ``git push`` changes on a
+    remote, as written (``*``: any ref).
     """
 
-    __slots__ = ("targets", "error", "read_only", "commands", "opaque", "unreadable", "handoffs")
+    __slots__ = (
+        "targets", "error", "read_only", "commands", "opaque", "unreadable", "handoffs",
+        "remote_refs",
+    )  # fmt: skip
 
     def __init__(self) -> None:
         self.targets: list[ShellTarget] = []
@@ -120,6 +124,7 @@ class ShellAnalysis:
         self.opaque: list[str] = []
         self.unreadable: list[str] = []
         self.handoffs: list[str] = []
+        self.remote_refs: list[str] = []
 
     def __repr__(self) -> str:
         if self.error is not None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from .effects import Carried, Effects
 from .expansion import Field
+from .options import Options, getopt
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -167,50 +168,27 @@ def split_commands(words: list[Field]) -> list[list[Field]]:
     return [command for command in commands if command]
 
 
-def _flags(args: list[Field], valued: str) -> tuple[dict[str, Field | None], list[Field], bool]:
-    """tmux's getopt: grouped flags, values attached or next, stops at the first operand.
-    Returns the flags, the operands and whether an option word was known only at run
-    time."""
-    found: dict[str, Field | None] = {}
-    index = 0
-    while index < len(args):
-        field = args[index]
-        text = field.text
-        if field.dynamic and text.startswith("-"):
-            return found, args[index:], True
-        if len(text) < 2 or text[0] != "-" or field.dynamic:
-            break
-        index += 1
-        if text == "--":
-            break
-        for position in range(1, len(text)):
-            letter = text[position]
-            if letter in valued:
-                if position + 1 < len(text):
-                    found[letter] = Field(text[position + 1 :], field.dynamic)
-                elif index < len(args):
-                    found[letter] = args[index]
-                    index += 1
-                else:
-                    found[letter] = None
-                break
-            found[letter] = None
-    return found, args[index:], False
+def _flags(args: list[Field], valued: str) -> tuple[Options, bool]:
+    """tmux's getopt (grouped flags, values attached or next, stopping at the first operand),
+    and whether an option word was known only at run time."""
+    opts = getopt(args, valued=valued, permute=False)
+    first = opts.operands[:1]
+    return opts, bool(first) and first[0].dynamic and first[0].text.startswith("-")
 
 
 def tmux(name: str, args: list[Field], eff: Effects, probe: Probe) -> None:
-    flags, rest, unknown = _flags(args, _GLOBAL_VALUED)
+    flags, unknown = _flags(args, _GLOBAL_VALUED)
     if unknown:
         eff.cannot_read(LABEL, "is given options known only when it runs", True)
         return
-    config = flags.get("f")
-    if "f" in flags and (config is None or config.dynamic or config.text != "/dev/null"):
+    configs = [value for name, value in flags.found if name == "f"]
+    if any(config is None or config.dynamic or config.text != "/dev/null" for config in configs):
         eff.cannot_read(LABEL + " -f", "would read tmux commands from a file", True)
-    shell = flags.get("c")
+    shell = flags.value("c")
     if shell is not None:  # the client runs it itself, with the server's default shell
         eff.carry(Carried(LABEL + " -c", script=shell))
         return
-    commands = split_commands(rest) or [[Field("new-session")]]
+    commands = split_commands(flags.operands) or [[Field("new-session")]]
     for command in commands:
         _command(command, eff)
 
@@ -234,26 +212,27 @@ def _command(words: list[Field], eff: Effects) -> None:
         return
     if kind in (_READS, _INERT):
         return
-    flags, operands, unknown = _flags(args, valued)
+    flags, unknown = _flags(args, valued)
+    operands = flags.operands
     if unknown or any(field.dynamic for field in args):
         eff.cannot_read(label, "has arguments known only when it runs", True)
         return
     if kind == _RUNS:
-        _runs(label, full, flags, operands, eff)
+        _runs(label, full, flags, eff)
     elif kind == "run":
-        if "C" in flags:
+        if flags.has("C"):
             _tmux_string(label, operands[:1], eff)
         elif operands:
-            eff.carry(_outside(label, operands[0], flags.get("c")))
+            eff.carry(_outside(label, operands[0], flags.value("c")))
     elif kind == "if":
-        if operands and "F" not in flags:
+        if operands and not flags.has("F"):
             eff.carry(_outside(label, operands[0], None))
         _tmux_string(label, operands[1:3], eff)
     elif kind == "pipe":
         if operands:
             eff.carry(_outside(label, operands[0], None))
     elif kind == "keys":
-        _keys(label, flags, operands, eff)
+        _keys(label, flags, eff)
     else:
         eff.cannot_read(label, _LATER.get(full, _DEFAULT_LATER), True)
 
@@ -276,15 +255,14 @@ def _outside(label: str, script: Field, cwd: Field | None) -> Carried:
     return Carried(label, script=script, outside=True, cwd=cwd if known else None, here=False)
 
 
-def _runs(
-    label: str, full: str, flags: dict[str, Field | None], operands: list[Field], eff: Effects
-) -> None:
+def _runs(label: str, full: str, flags: Options, eff: Effects) -> None:
     """new-session, new-window, split-window, respawn-*, display-popup: one operand runs in
     the default shell, several are a command's words; none is the default shell alone."""
-    if "e" in flags:
+    if flags.has("e"):
         eff.cannot_read(label, "sets the environment of the command it runs (-e)", True)
         return
-    carried = _outside(label, Field(""), flags.get("d" if full == "display-popup" else "c"))
+    operands = flags.operands
+    carried = _outside(label, Field(""), flags.value("d" if full == "display-popup" else "c"))
     if len(operands) == 1:
         carried.script = operands[0]
         eff.carry(carried)
@@ -361,14 +339,15 @@ def _quoted(text: str, start: int) -> tuple[str, int] | None:
     return None
 
 
-def _keys(label: str, flags: dict[str, Field | None], keys: list[Field], eff: Effects) -> None:
+def _keys(label: str, flags: Options, eff: Effects) -> None:
     """``send-keys``: the text typed into a pane, read as shell command lines, one per
     ``Enter``. What already waits at the prompt is unknown until ``C-c`` or ``C-u`` drops it:
     ``Enter`` on nothing typed would run it."""
-    if "H" in flags or "X" in flags or "K" in flags:
+    if flags.has("H", "X", "K"):
         eff.cannot_read(label, "sends keys whose effect paw-tui cannot see (-H, -X, -K)", True)
         return
-    literal = "l" in flags
+    keys = flags.operands
+    literal = flags.has("l")
     lines: list[str] = []
     pending = ""
     known = False  # the prompt was cleared, or a line already ran
@@ -423,10 +402,10 @@ def _special(lowered: str) -> bool:
 def tmux_read_only(args: list[Field]) -> bool:
     """Whether a tmux command line only lists or shows (``tmux ls``, ``list-windows``,
     ``display -p``)."""
-    flags, rest, unknown = _flags(args, _GLOBAL_VALUED)
-    if unknown or "c" in flags or "f" in flags:
+    flags, unknown = _flags(args, _GLOBAL_VALUED)
+    if unknown or flags.has("c", "f"):
         return False
-    commands = split_commands(rest)
+    commands = split_commands(flags.operands)
     if not commands:
         return False
     for words in commands:
@@ -435,7 +414,7 @@ def tmux_read_only(args: list[Field]) -> bool:
             return False
         if any(field.dynamic or "#(" in field.text for field in words):
             return False
-        if full == "display-message" and "p" not in _flags(words[1:], "cdtF")[0]:
+        if full == "display-message" and not _flags(words[1:], "cdtF")[0].has("p"):
             return False
     return True
 
@@ -443,5 +422,5 @@ def tmux_read_only(args: list[Field]) -> bool:
 def _listing(full: str, args: list[Field]) -> bool:
     kind = _COMMANDS[full][2]
     if full == "capture-pane":
-        return "p" in _flags(args, _COMMANDS[full][1])[0]
+        return _flags(args, _COMMANDS[full][1])[0].has("p")
     return kind == _READS
