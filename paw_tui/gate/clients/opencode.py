@@ -29,16 +29,16 @@ from paw_tui.gate.events import (
     PayloadError,
     checked_cwd,
 )
-from paw_tui.gate.new_text import edit, patch, whole
+from paw_tui.gate.new_text import edit, whole
 
 NAME = "opencode"
 NEW_TEXT = {
     "write": whole("content"),
     "edit": edit("newString", every="replaceAll"),
-    "apply_patch": patch("patchText"),
 }
-"""Where each file tool's input holds its new text (:mod:`paw_tui.gate.new_text`): a patch's
-files get the lines its hunks leave in them, as Codex's do."""
+"""Where each file tool's input holds its new text (:mod:`paw_tui.gate.new_text`); its
+``apply_patch`` is a patch (the catalogue's ``patchText``), whose files get the lines its hunks
+leave in them, as every client's patches do."""
 EVENT_NAMES = {
     "tool.execute.before": PRE_TOOL,
     "tool.execute.after": POST_TOOL,
