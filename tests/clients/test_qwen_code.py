@@ -94,6 +94,11 @@ def test_the_shell_tools_directory_is_where_the_command_runs(root: Path) -> None
     )
     result = gate(shell, client="qwen-code")
     assert result.denied and "docs/a.py" in (result.reason or ""), result.out
+    shell["tool_input"]["directory"] = ["src"]  # where it runs cannot be read: denied
+    result = gate(shell, client="qwen-code")
+    assert result.denied and "the directory of run_shell_command is not a path" in (
+        result.reason or ""
+    ), result.out
 
 
 def test_install_writes_claude_shaped_hooks_and_the_local_env(root: Path, run_cli: RunCli) -> None:
