@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
     Row = tuple[str, str, str]
 
-REQUIRED = {"BeforeTool": "Gemini's tool calls run unseen"}
+REQUIRED = {"BeforeTool": "Gemini's tool calls"}
 OPTIONAL = ("AfterTool", "SessionStart", "BeforeAgent", "SessionEnd")
 _VARIABLE = re.compile(r"\$(?:(\w+)|{([^}]+?)(?::-([^}]*))?})")
 """How Gemini CLI 0.61.0 finds variables in settings values (``resolveEnvVarsInString``)."""
@@ -65,53 +65,18 @@ def doctor(root: str, environ: Mapping[str, str] | None = None) -> list[Row]:
     rows.append(hj.reach_row(NAME, local))
     rows += _local_file_rows(root, env)
     rows.append(trust_row(root, env))
-    for handler in _our_handlers(hooks, "BeforeTool")[:1]:
+    for _group, handler in hj.gate_groups(hooks, "BeforeTool")[:1]:
         rows.append(canary_row(root, handler, local, env))
     return rows
 
 
-def _our_handlers(hooks: object, event: str) -> list[dict[str, object]]:
-    """Our handlers (in any matcher group) under ``hooks[event]``."""
-    groups = hooks.get(event) if isinstance(hooks, dict) else None
-    found: list[dict[str, object]] = []
-    for group in groups if isinstance(groups, list) else []:
-        handlers = group.get("hooks") if isinstance(group, dict) else None
-        for handler in handlers if isinstance(handlers, list) else []:
-            if hj.is_ours(handler):
-                found.append(handler)
-    return found
-
-
-def _matchers(hooks: object, event: str) -> list[str]:
-    groups = hooks.get(event) if isinstance(hooks, dict) else None
-    return [
-        str(group.get("matcher") or "")
-        for group in (groups if isinstance(groups, list) else [])
-        if isinstance(group, dict)
-        and isinstance(group.get("hooks"), list)
-        and any(hj.is_ours(h) for h in group["hooks"])
-    ]
-
-
 def _hook_rows(hooks: object) -> list[Row]:
-    rows: list[Row] = []
-    for event, unseen in REQUIRED.items():
-        if not _our_handlers(hooks, event):
-            rows.append((hj.FAIL, NAME, f"no gate hook on {event} in {SETTINGS}: {unseen}"))
-    missing = [event for event in OPTIONAL if not _our_handlers(hooks, event)]
-    if missing:
-        rows.append((hj.WARN, NAME, f"gate hooks missing in {SETTINGS} for {', '.join(missing)}"))
-    if not rows:
-        rows.append((hj.OK, NAME, f"gate hooks present in {SETTINGS} for all five events"))
-    if any(m not in (pre_tool_matcher(), "", "*", ".*") for m in _matchers(hooks, "BeforeTool")):
-        rows.append(
-            (
-                hj.WARN,
-                NAME,
-                "the BeforeTool matcher is narrower than 'install' writes: tools it misses run unseen",
-            )
-        )
-    return rows
+    rows = hj.events_rows(
+        NAME, SETTINGS, hj.nested_entries(hooks), REQUIRED, OPTIONAL, " for all five events"
+    )
+    matchers = [group.get("matcher") for group, _ in hj.gate_groups(hooks, "BeforeTool")]
+    narrow = hj.matcher_row(NAME, "BeforeTool", matchers, (*hj.WIDE_MATCHERS, pre_tool_matcher()))
+    return [*rows, narrow] if narrow else rows
 
 
 def gemini_home(env: Mapping[str, str]) -> str:
@@ -344,7 +309,6 @@ def canary_row(
     """The BeforeTool command, expanded with the ``launch`` environment as Gemini expands its
     settings, run as Gemini runs it on a write before any selection."""
     command = gemini_expand(str(handler.get("command", "")), launch)
-    timeout = handler.get("timeout")  # milliseconds
-    seconds = timeout / 1000 if isinstance(timeout, (int, float)) and timeout > 0 else None
+    seconds = hj.hook_timeout([dict(handler)], unit=0.001)  # Gemini's are milliseconds
     spec = canary(handler, local, seconds or canaries.WAIT_AT_MOST)
     return canaries.run_canary(root, spec, [command])

@@ -132,7 +132,8 @@ def plan(root: str) -> SetupPlan:
 
 # --- doctor: would Qwen run tools unseen here ---------------------------------------------
 # Failures: no gate hook on PreToolUse (with only Gemini-named hooks, a Gemini install copied
-# over: Qwen never runs them), hooks switched off (disableAllHooks), folder trust on with this
+# over: Qwen never runs them; a warning for a matcher narrower than install's), hooks switched
+# off (disableAllHooks), folder trust on with this
 # folder untrusted (Qwen then runs no project hook), and a PreToolUse command that does not
 # deny a canary write when run as Qwen runs it (bash -c, .qwen/.env under the environment).
 
@@ -150,11 +151,16 @@ def doctor(root: str, environ: Mapping[str, str] | None = None) -> list[Row]:
     rows = hj.events_rows(
         NAME,
         SETTINGS,
-        _claude_shaped(hooks),
+        hj.nested_entries(hooks),
         {"PreToolUse": "Qwen's tool calls"},
         ("PostToolUse", "UserPromptSubmit", "Stop"),
     )
-    if any(hj.gate_entries(_claude_shaped(hooks), e) for e in GEMINI_EVENTS):
+    matchers = [group.get("matcher") for group, _ in hj.gate_groups(hooks, "PreToolUse")]
+    narrow = hj.matcher_row(
+        NAME, "PreToolUse", matchers, (*hj.WIDE_MATCHERS, pre_tool_matcher(NAME))
+    )
+    rows += [narrow] if narrow else []
+    if any(hj.gate_groups(hooks, event) for event in GEMINI_EVENTS):
         rows.append(
             (hj.WARN, NAME, f"{SETTINGS} has Gemini-named gate hooks: Qwen Code never runs them")
         )
@@ -169,7 +175,7 @@ def doctor(root: str, environ: Mapping[str, str] | None = None) -> list[Row]:
     if unignored and os.path.exists(os.path.join(root, ENV_FILE)):
         rows.append(unignored)
     rows.append(trust_row(root, user, env))
-    for handler in _handlers(hooks, "PreToolUse")[:1]:
+    for _group, handler in hj.gate_groups(hooks, "PreToolUse")[:1]:
         rows.append(canary_row(root, handler, local, env))
     return rows
 
@@ -181,20 +187,6 @@ def _json(path: str) -> dict[str, object]:
 
 def qwen_home(env: Mapping[str, str]) -> str:
     return os.path.join(env.get("HOME") or os.path.expanduser("~"), ".qwen")
-
-
-def _claude_shaped(hooks: object) -> dict[str, list[object]]:
-    """``hooks`` with each matcher group's handlers flattened, for the shared event rows."""
-    flat: dict[str, list[object]] = {}
-    for event, groups in hooks.items() if isinstance(hooks, dict) else []:
-        for group in groups if isinstance(groups, list) else []:
-            handlers = group.get("hooks") if isinstance(group, dict) else None
-            flat.setdefault(event, []).extend(handlers if isinstance(handlers, list) else [])
-    return flat
-
-
-def _handlers(hooks: object, event: str) -> list[dict[str, object]]:
-    return hj.gate_entries(_claude_shaped(hooks), event)
 
 
 def trust_row(root: str, user: Mapping[str, object], env: Mapping[str, str]) -> Row:
@@ -229,9 +221,7 @@ def canary_row(
     """The PreToolUse command, expanded with the ``launch`` environment as Qwen expands its
     settings (as Gemini CLI does), run as Qwen runs it on a ``write_file``."""
     command = gemini_expand(str(handler.get("command", "")), launch)
-    timeout = handler.get("timeout")  # seconds
-    seconds = float(timeout) if isinstance(timeout, (int, float)) and timeout > 0 else None
-    spec = canary(handler, local, seconds or float(HOOK_TIMEOUT))
+    spec = canary(handler, local, hj.hook_timeout([dict(handler)]) or float(HOOK_TIMEOUT))
     return canaries.run_canary(root, spec, [command])
 
 
