@@ -20,6 +20,8 @@ from paw_tui.core.clients.claude_local import LOCAL_SETTINGS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     Row = tuple[str, str, str]
 
 TITLE = "Claude Code"
@@ -70,6 +72,28 @@ def doctor(root: str) -> list[Row]:
     return rows
 
 
+def pre_tool_payload(
+    scratch: canaries.Scratch,
+    tool: str,
+    tool_input: Mapping[str, object],
+    *,
+    call_id: str = "toolu_",
+    **extra: object,
+) -> dict[str, object]:
+    """Claude Code's PreToolUse payload for the canary's write, the shape Codex and Qwen Code
+    send too (``extra``: their own fields; ``call_id``: how their call ids start)."""
+    return {
+        "session_id": scratch.session_id,
+        "cwd": scratch.root,
+        "permission_mode": "default",
+        "hook_event_name": "PreToolUse",
+        "tool_name": tool,
+        "tool_input": dict(tool_input),
+        "tool_use_id": call_id + scratch.nonce,
+        **extra,
+    }
+
+
 def canary(timeout: float = float(HOOK_TIMEOUT)) -> canaries.Canary:
     """How Claude Code runs a PreToolUse hook (see the module docstring)."""
 
@@ -85,15 +109,8 @@ def canary(timeout: float = float(HOOK_TIMEOUT)) -> canaries.Canary:
         return env
 
     def payload(scratch: canaries.Scratch) -> dict[str, object]:
-        return {
-            "session_id": scratch.session_id,
-            "cwd": scratch.root,
-            "permission_mode": "default",
-            "hook_event_name": "PreToolUse",
-            "tool_name": "Write",
-            "tool_input": {"file_path": scratch.file_path, "content": "canary\n"},
-            "tool_use_id": "toolu_" + scratch.nonce,
-        }
+        write = {"file_path": scratch.file_path, "content": "canary\n"}
+        return pre_tool_payload(scratch, "Write", write)
 
     return canaries.Canary(
         NAME,

@@ -328,19 +328,14 @@ def canary(timeout: float = float(HOOK_TIMEOUT)) -> canaries.Canary:
     refuses the tool on ``permissionDecision: "deny"`` or exit 2, and runs it on exit 1, a
     timeout or stdout that is not JSON."""
     from paw_tui.core.clients import canary as canaries
+    from paw_tui.core.clients.claude_doctor import pre_tool_payload
 
     def payload(scratch: canaries.Scratch) -> dict[str, object]:
         body = f"*** Begin Patch\n*** Add File: {scratch.file_name}\n+canary\n*** End Patch\n"
-        return {
-            "session_id": scratch.session_id,
-            "turn_id": scratch.nonce,
-            "cwd": scratch.root,
-            "hook_event_name": "PreToolUse",
-            "permission_mode": "default",
-            "tool_name": "apply_patch",
-            "tool_input": {"command": body},
-            "tool_use_id": "call_" + scratch.nonce,
-        }
+        patch = {"command": body}
+        return pre_tool_payload(
+            scratch, "apply_patch", patch, call_id="call_", turn_id=scratch.nonce
+        )
 
     return canaries.Canary(
         NAME,

@@ -242,6 +242,17 @@ def gemini_expand(text: str, environ: Mapping[str, str]) -> str:
     return _VARIABLE.sub(replace, text)
 
 
+def hook_environment(
+    handler: Mapping[str, object], local: Mapping[str, str], added: Mapping[str, str]
+) -> dict[str, str]:
+    """The environment Gemini CLI (and Qwen Code, its fork) gives a command hook: its own
+    (``local``: the launch environment over the project's ``.env``), the hook's ``env``, then
+    the variables it ``added``."""
+    hook_env = handler.get("env")
+    env = {**local, **(hook_env if isinstance(hook_env, dict) else {}), **added}
+    return {str(k): str(v) for k, v in env.items()}
+
+
 def canary(
     handler: Mapping[str, object], local: Mapping[str, str], timeout: float = canaries.WAIT_AT_MOST
 ) -> canaries.Canary:
@@ -249,17 +260,15 @@ def canary(
     environment (``local``: the launch environment over ``.gemini/.env``), the hook's own
     ``env`` and the variables it adds; it refuses the tool on ``{"decision": "deny"}`` (exit
     0) or on exit 2 with nothing on stdout, and on a crash with output that is not JSON."""
-    hook_env = handler.get("env")
 
     def environment(root: str, scratch: canaries.Scratch) -> dict[str, str]:
-        env = {**local, **(hook_env if isinstance(hook_env, dict) else {})}
-        env.update(
-            GEMINI_PROJECT_DIR=root,
-            GEMINI_CWD=root,
-            GEMINI_SESSION_ID=scratch.session_id,
-            CLAUDE_PROJECT_DIR=root,
-        )
-        return {str(k): str(v) for k, v in env.items()}
+        added = {
+            "GEMINI_PROJECT_DIR": root,
+            "GEMINI_CWD": root,
+            "GEMINI_SESSION_ID": scratch.session_id,
+            "CLAUDE_PROJECT_DIR": root,
+        }
+        return hook_environment(handler, local, added)
 
     def payload(scratch: canaries.Scratch) -> dict[str, object]:
         return {

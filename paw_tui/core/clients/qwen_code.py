@@ -32,14 +32,15 @@ from paw_tui.core.clients import _hooks_json as hj
 from paw_tui.core.clients import canary as canaries
 from paw_tui.core.clients import commands
 from paw_tui.core.clients.claude_code import merge_hooks
+from paw_tui.core.clients.claude_doctor import pre_tool_payload
 from paw_tui.core.clients.gemini_cli import (
     hook_command,
+    matcher_groups,
     merge_env_text,
-    post_tool_matcher,
     pre_tool_matcher,
     read_env_file,
 )
-from paw_tui.core.clients.gemini_doctor import gemini_expand
+from paw_tui.core.clients.gemini_doctor import gemini_expand, hook_environment
 from paw_tui.core.clients.plan import PlannedFile, SetupPlan, ignore_file, read_text
 
 TYPE_CHECKING = False
@@ -69,20 +70,11 @@ EVENTS = {
 
 def qwen_hooks() -> dict[str, dict[str, object]]:
     """Our matcher group per Qwen hook event (``Stop`` ends the session, as ``SessionEnd``)."""
-    entries: dict[str, dict[str, object]] = {}
-    for event, kind in EVENTS.items():
-        handler = {
-            "type": "command",
-            "command": hook_command(kind, NAME),
-            "timeout": HOOK_TIMEOUT,
-        }
-        group: dict[str, object] = {"hooks": [handler]}
-        if kind == hj.PRE_TOOL:
-            group = {"matcher": pre_tool_matcher(NAME), **group}
-        elif kind == hj.POST_TOOL:
-            group = {"matcher": post_tool_matcher(NAME), **group}
-        entries[event] = group
-    return entries
+
+    def handler(kind: str) -> dict[str, object]:
+        return {"type": "command", "command": hook_command(kind, NAME), "timeout": HOOK_TIMEOUT}
+
+    return matcher_groups(NAME, EVENTS, handler)
 
 
 def merge_settings(data: dict[str, object], path: str) -> dict[str, object]:
@@ -231,29 +223,25 @@ def canary(
     """How Qwen Code 0.24.4 runs a PreToolUse hook: ``bash -c`` in the project folder, with
     its environment (``local``: the launch environment over ``.qwen/.env``), the hook's own
     ``env`` and the variables it adds; the payload is Claude Code's, with Qwen's tool."""
-    hook_env = handler.get("env")
 
     def environment(root: str, scratch: canaries.Scratch) -> dict[str, str]:
-        env = {**local, **(hook_env if isinstance(hook_env, dict) else {})}
-        env.update(
-            QWEN_CODE_SESSION_ID=scratch.session_id,
-            QWEN_PROJECT_DIR=root,
-            CLAUDE_PROJECT_DIR=root,
-            GEMINI_PROJECT_DIR=root,
-        )
-        return {str(k): str(v) for k, v in env.items()}
+        added = {
+            "QWEN_CODE_SESSION_ID": scratch.session_id,
+            "QWEN_PROJECT_DIR": root,
+            "CLAUDE_PROJECT_DIR": root,
+            "GEMINI_PROJECT_DIR": root,
+        }
+        return hook_environment(handler, local, added)
 
     def payload(scratch: canaries.Scratch) -> dict[str, object]:
-        return {
-            "session_id": scratch.session_id,
-            "cwd": scratch.root,
-            "hook_event_name": "PreToolUse",
-            "timestamp": "1970-01-01T00:00:00.000Z",
-            "permission_mode": "yolo",
-            "tool_name": "write_file",
-            "tool_input": {"file_path": scratch.file_path, "content": "canary\n"},
-            "tool_use_id": "toolu_" + scratch.nonce,
-        }
+        write = {"file_path": scratch.file_path, "content": "canary\n"}
+        return pre_tool_payload(
+            scratch,
+            "write_file",
+            write,
+            timestamp="1970-01-01T00:00:00.000Z",
+            permission_mode="yolo",
+        )
 
     return canaries.Canary(
         NAME,
