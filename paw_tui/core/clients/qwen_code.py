@@ -191,20 +191,35 @@ def trust_row(root: str, user: Mapping[str, object], env: Mapping[str, str]) -> 
             "Qwen's folder trust is off (its default): any clone's .qwen/settings.json hooks "
             "and MCP servers run without asking",
         )
-    trusted = _json(os.path.join(qwen_home(env), "trustedFolders.json"))
     folder = os.path.realpath(root)
-    for path, level in trusted.items():
-        inside = folder == os.path.realpath(path) or folder.startswith(
-            os.path.join(os.path.realpath(path), "")
-        )
-        if inside and level in ("TRUST_FOLDER", "TRUST_PARENT"):
-            return (hj.OK, NAME, "this folder is trusted in ~/.qwen/trustedFolders.json")
+    if folder_trust(folder, _json(os.path.join(qwen_home(env), "trustedFolders.json"))):
+        return (hj.OK, NAME, "this folder is trusted in ~/.qwen/trustedFolders.json")
     return (
         hj.FAIL,
         NAME,
         "folder trust is on and this folder is not trusted: Qwen runs none of its hooks "
         f'(add "{folder}": "TRUST_FOLDER" to ~/.qwen/trustedFolders.json)',
     )
+
+
+def folder_trust(folder: str, rules: Mapping[str, object]) -> bool | None:
+    """Whether Qwen Code 0.24.4 trusts ``folder`` (a real path) by its ``trustedFolders.json``
+    ``rules`` (``trust-precedence.ts``): ``TRUST_PARENT`` trusts the rule's parent, the deepest
+    folder holding ``folder`` wins, ``DO_NOT_TRUST`` over a trust as deep; None with no rule.
+    Gemini CLI, which it forked, lets the longest rule win instead
+    (:func:`~paw_tui.core.clients.gemini_doctor.folder_trust`)."""
+    levels = {"TRUST_FOLDER": True, "TRUST_PARENT": True, "DO_NOT_TRUST": False}
+    best, verdict = -1, None
+    for rule, level in rules.items():
+        if level not in levels:
+            continue
+        place = os.path.realpath(os.path.dirname(rule) if level == "TRUST_PARENT" else rule)
+        if folder != place and not folder.startswith(os.path.join(place, "")):
+            continue
+        depth = len([part for part in place.split(os.sep) if part])
+        if depth > best or (depth == best and levels[str(level)] is False):
+            best, verdict = depth, levels[str(level)]
+    return verdict
 
 
 def canary_row(
