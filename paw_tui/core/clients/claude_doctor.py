@@ -15,7 +15,14 @@ import os
 
 from paw_tui.core.clients import _hooks_json as hj
 from paw_tui.core.clients import canary as canaries
-from paw_tui.core.clients.claude_code import EVENTS, HOOK_TIMEOUT, NAME, SETTINGS, pre_tool_matcher
+from paw_tui.core.clients.claude_code import (
+    EVENTS,
+    HOOK_TIMEOUT,
+    LOCAL_FILES,
+    NAME,
+    SETTINGS,
+    pre_tool_matcher,
+)
 from paw_tui.core.clients.claude_local import LOCAL_SETTINGS
 
 TYPE_CHECKING = False
@@ -65,6 +72,9 @@ def doctor(root: str) -> list[Row]:
     narrow = hj.matcher_row(NAME, "PreToolUse", matchers, (*hj.WIDE_MATCHERS, pre_tool_matcher()))
     if narrow:
         rows.append(narrow)
+    unignored = hj.ignore_row(NAME, root, ".claude", LOCAL_FILES)
+    if unignored and os.path.exists(os.path.join(root, LOCAL_SETTINGS)):
+        rows.append(unignored)
     handlers = [handler for _group, handler in pre_tool]
     timeout = hj.hook_timeout(handlers) or float(HOOK_TIMEOUT)
     commands = [str(hj.command_of(handler)) for handler in handlers]
