@@ -155,6 +155,9 @@ def test_the_whole_handshake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert ("tool_denied", "apply_patch", ["src/early.py"]) in events
     assert ("intent_selected", SELECT, None) in events
     assert ("mutation", "apply_patch", ["src/app.py"]) in events
+    # PostToolUse's mutation carries the lines the patch left in the file
+    (patched,) = [r for r in records if r["event"] == "mutation" and r["tool"] == "apply_patch"]
+    assert patched.get("ranges") == [{"start_line": 1, "end_line": 1}], patched
     assert ("tool_denied", "apply_patch", ["docs/notes.md"]) in events
     assert events[-1][0] == "session_released"  # SessionEnd, once, at the end
     verify = subprocess.run(
