@@ -28,8 +28,9 @@ def add_parser(
         subparsers,
         "doctor",
         parents,
-        description="Check the workspace's orchestration files, the audit ledger, the Claude Code "
-        "hooks and MCP set-up (running the hook command on a canary payload), and optional extras.",
+        description="Check the workspace's orchestration files, the audit ledger, each installed "
+        "client's hooks and MCP set-up (running its committed pre-tool hook on a canary write), "
+        "the MCP server, and which protection holds shell commands.",
     )
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(run=run)
