@@ -1,7 +1,7 @@
-"""``doctor`` reads every client's hook file through one reader (``core/clients/_hooks_json``):
+"""``doctor`` reads every client's files through one reader (``core/clients/_hooks_json``):
 a gate hook whose matcher lets tools past it is said, in the same words, for every client that
 keeps matchers (Claude Code, Gemini CLI, Qwen Code and Codex in matcher groups; Copilot and
-Cursor per entry)."""
+Cursor per entry), and so is a paw server switched off where the client has a switch."""
 
 from __future__ import annotations
 
@@ -54,3 +54,27 @@ def test_a_narrowed_pre_tool_matcher_is_a_warning(client: str, root: Path, run_c
             entry["matcher"] = "^Write$"
     path.write_text(json.dumps(data), encoding="utf-8")
     assert f"the {event} {NARROW}" in _warnings(run_cli, root, client)
+
+
+def _server_file(client: str, root: Path) -> Path:
+    from paw_tui.core.clients import cline, kiro, windsurf
+
+    return {
+        "cline": Path(cline.mcp_settings_path()),
+        "kiro": root / kiro.MCP_CONFIG,
+        "windsurf": Path(windsurf.mcp_config_path()),
+    }[client]
+
+
+@pytest.mark.parametrize("client", ["cline", "kiro", "windsurf"])
+def test_a_paw_server_switched_off_is_a_warning(client: str, root: Path, run_cli: RunCli) -> None:
+    """Cline, Kiro and Windsurf turn a server off with ``disabled: true`` in its entry."""
+    assert run_cli("install", client, cwd=root).code == 0
+    path = _server_file(client, root)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["mcpServers"]["paw"]["disabled"] = True
+    path.write_text(json.dumps(data), encoding="utf-8")
+    off = (
+        f"the paw MCP server is disabled in {path.relative_to(root) if client == 'kiro' else path}"
+    )
+    assert any(w.startswith(off) for w in _warnings(run_cli, root, client)), off

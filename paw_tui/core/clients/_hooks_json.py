@@ -282,12 +282,22 @@ def matcher_row(
 
 
 def server_row(check: str, root: str, rel: str, key: str) -> Row:
-    """Whether the client's MCP configuration holds the ``paw`` server."""
+    """Whether the client's MCP configuration (``rel``: root-relative, or this machine's
+    absolute path) holds the ``paw`` server, not switched off (``disabled``: Cline's,
+    Windsurf's and Kiro's switch)."""
     data, problem = read_config(os.path.join(root, rel))
     if problem:
         return (FAIL, check, problem)
     servers = data.get(key) if data else None
-    if isinstance(servers, dict) and isinstance(servers.get(commands.SERVER_NAME), dict):
+    server = servers.get(commands.SERVER_NAME) if isinstance(servers, dict) else None
+    if isinstance(server, dict) and server.get("disabled") is True:
+        return (
+            WARN,
+            check,
+            f"the paw MCP server is disabled in {rel}: the agent cannot select an intent, so "
+            "every change is denied",
+        )
+    if isinstance(server, dict):
         return (OK, check, f"the paw MCP server is configured in {rel}")
     return (
         WARN,
