@@ -239,4 +239,3 @@ def refusal(outcome: canaries.Outcome) -> str | None:
     if answer.get("overrideInput") == {} and isinstance(context, str):
         return context
     return None
-

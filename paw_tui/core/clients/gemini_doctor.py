@@ -32,6 +32,7 @@ from paw_tui.core.clients.gemini_cli import (
     pre_tool_matcher,
     read_env_file,
 )
+from paw_tui.core.clients.server_off import GEMINI_ENABLEMENT, gemini_switches
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -43,8 +44,6 @@ REQUIRED = {"BeforeTool": "Gemini's tool calls"}
 OPTIONAL = ("AfterTool", "SessionStart", "BeforeAgent", "SessionEnd")
 _VARIABLE = re.compile(r"\$(?:(\w+)|{([^}]+?)(?::-([^}]*))?})")
 """How Gemini CLI 0.61.0 finds variables in settings values (``resolveEnvVarsInString``)."""
-ENABLEMENT_FILE = "mcp-server-enablement.json"
-"""Where ``/mcp disable <server>`` records a server turned off, for every project."""
 
 
 def doctor(root: str, environ: Mapping[str, str] | None = None) -> list[Row]:
@@ -60,7 +59,7 @@ def doctor(root: str, environ: Mapping[str, str] | None = None) -> list[Row]:
     home = gemini_home(env)
     user = _user_settings(home)
     rows += _switch_rows(data, user)
-    rows += _server_rows(data, user, home)
+    rows += _server_rows(root, data, home)
     local = {**read_env_file(os.path.join(root, ENV_FILE)), **env}  # the launch env wins
     rows.append(hj.reach_row(NAME, local))
     rows += _local_file_rows(root, env)
@@ -113,7 +112,7 @@ def _switch_rows(project: Mapping[str, object], user: Mapping[str, object]) -> l
     return rows
 
 
-def _server_rows(project: Mapping[str, object], user: Mapping[str, object], home: str) -> list[Row]:
+def _server_rows(root: str, project: Mapping[str, object], home: str) -> list[Row]:
     servers = project.get("mcpServers")
     server = servers.get(commands.SERVER_NAME) if isinstance(servers, dict) else None
     if not isinstance(server, dict):
@@ -126,31 +125,14 @@ def _server_rows(project: Mapping[str, object], user: Mapping[str, object], home
             )
         ]
     rows: list[Row] = []
-    for where, settings in ((SETTINGS, project), ("~/.gemini/settings.json", user)):
-        mcp = _section(settings, "mcp")
-        excluded, allowed = mcp.get("excluded"), mcp.get("allowed")
-        if (isinstance(excluded, list) and commands.SERVER_NAME in excluded) or (
-            isinstance(allowed, list) and commands.SERVER_NAME not in allowed
-        ):
-            rows.append(
-                (
-                    hj.FAIL,
-                    NAME,
-                    f"the paw MCP server is turned off by mcp.excluded / mcp.allowed in {where}: "
-                    "the agent cannot select an intent",
-                )
-            )
-    enablement = os.path.join(home, ".gemini", ENABLEMENT_FILE)
-    states, _problem = hj.read_config(enablement)
-    state = (states or {}).get(commands.SERVER_NAME)
-    if isinstance(state, dict) and state.get("enabled") is False:
+    for where in gemini_switches(root, home):
+        if where.endswith(GEMINI_ENABLEMENT):
+            said = f"is disabled in {where} ('/mcp disable paw')"
+            how = "; run '/mcp enable paw' in Gemini CLI"
+        else:
+            said, how = f"is turned off by mcp.excluded / mcp.allowed in {where}", ""
         rows.append(
-            (
-                hj.FAIL,
-                NAME,
-                f"the paw MCP server is disabled in {enablement} ('/mcp disable paw'): the agent "
-                "cannot select an intent; run '/mcp enable paw' in Gemini CLI",
-            )
+            (hj.FAIL, NAME, f"the paw MCP server {said}: the agent cannot select an intent{how}")
         )
     if server.get("trust") is not True:
         rows.append(
