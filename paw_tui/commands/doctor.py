@@ -10,16 +10,14 @@ itself must deny and record (:mod:`paw_tui.core.clients.canary`).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 
 from paw_tui.commands.common import workspace_root
 from paw_tui.commands.output import write_out
 from paw_tui.commands.registry import add_command
+from paw_tui.core.clients._hooks_json import FAIL, OK, WARN
 from paw_tui.core.ledger.verify import verify as verify_ledger
-
-OK, WARN, FAIL = "ok", "warn", "FAIL"
 
 
 def add_parser(
@@ -30,8 +28,9 @@ def add_parser(
         subparsers,
         "doctor",
         parents,
-        description="Check the workspace's orchestration files, the audit ledger, the Claude Code "
-        "hooks and MCP set-up (running the hook command on a canary payload), and optional extras.",
+        description="Check the workspace's orchestration files, the audit ledger, each installed "
+        "client's hooks and MCP set-up (running its committed pre-tool hook on a canary write), "
+        "the MCP server, and which protection holds shell commands.",
     )
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(run=run)
@@ -271,20 +270,18 @@ def _probe_mcp(root: str, name: str, server: dict[str, object], add) -> None:  #
 
 
 def _check_mcp(root: str, add) -> None:  # type: ignore[no-untyped-def]
+    from paw_tui.core.clients._hooks_json import read_config
     from paw_tui.core.clients.claude_doctor import pre_tool_commands
 
     hooked_gate = bool(pre_tool_commands(root))
-    path = os.path.join(root, ".mcp.json")
-    try:
-        with open(path, encoding="utf-8") as handle:
-            config = json.load(handle)
-    except FileNotFoundError:
+    config, problem = read_config(os.path.join(root, ".mcp.json"), allow_comments=False)
+    if problem:
+        add(FAIL, "mcp", problem)
+        return
+    if config is None:
         add(WARN, "mcp", "no .mcp.json: agents cannot call select_active_intent through MCP")
         return
-    except (OSError, ValueError) as exc:
-        add(FAIL, "mcp", f"{path} cannot be read as JSON: {exc}")
-        return
-    servers = config.get("mcpServers") if isinstance(config, dict) else None
+    servers = config.get("mcpServers")
     for name, server in (servers or {}).items() if isinstance(servers, dict) else []:
         args = server.get("args") if isinstance(server, dict) else None
         words = (

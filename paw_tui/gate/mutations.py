@@ -87,8 +87,17 @@ def _file_facts(path: str) -> tuple[str | None, str | None]:
 
 
 def new_text_of(client: str, tool: str) -> NewText | None:
-    """Which fields of ``tool``'s input hold its new text, as ``client``'s adapter names them
-    (:mod:`paw_tui.gate.new_text`); None when it names none."""
+    """Which fields of ``tool``'s input hold its new text (:mod:`paw_tui.gate.new_text`): a
+    patch tool's patch fields, as the catalogue names them for ``client`` (the fields the
+    gate read the patch's files from); a file tool's, as ``client``'s adapter names them;
+    None when neither does."""
+    from paw_tui.core.policy.catalogue import PATCH, catalogue
+
+    entry = catalogue().get(tool, client)
+    if entry is not None and entry.kind == PATCH and entry.patches:
+        from paw_tui.gate.new_text import NewText
+
+        return NewText(patches=entry.patches)
     from paw_tui.gate.clients import load_adapter
 
     try:
@@ -117,9 +126,10 @@ def _ranges_for(
     None when they are unknown; ``names_file`` says whether an edit's own path is this file."""
     if spec is None:
         return None
-    if spec.patch is not None:
-        body = tool_input.get(spec.patch)
-        if not isinstance(body, str):
+    if spec.patches:
+        bodies = [tool_input.get(field) for field in spec.patches]
+        body = next((b for b in bodies if isinstance(b, str)), None)
+        if body is None:
             return None
         from paw_tui.gate.patch_ranges import patch_ranges
 

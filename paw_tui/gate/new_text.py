@@ -16,8 +16,10 @@ for every client:
 - ``edits``: the field holding a list of edits (``MultiEdit``'s ``edits``), each an object
   read with ``fragment`` and ``every``; ``edit_paths``: the fields of an edit naming its own
   file (VS Code's multi-file replacements), so only the recorded file's edits count.
-- ``patch``: the field holding an ``apply_patch`` body (Codex's): each file it adds or
-  updates gets the lines the patch left in it (:mod:`paw_tui.gate.patch_ranges`).
+- ``patches``: the fields holding an ``apply_patch`` body: each file it adds or updates gets
+  the lines the patch left in it (:mod:`paw_tui.gate.patch_ranges`). No adapter names these:
+  a tool the catalogue classifies as a patch for the client has its patch fields there
+  (``catalogue.json``), and :mod:`~paw_tui.gate.mutations` reads them from it.
 
 A tool no adapter names gets no ranges (the record omits them: unknown, never invented).
 Standard library only, nothing imported: the adapters load this on the gate's hot path.
@@ -29,7 +31,7 @@ from __future__ import annotations
 class NewText:
     """The fields of one file tool's input that hold its new text (see the module doc)."""
 
-    __slots__ = ("content", "fragment", "every", "edits", "edit_paths", "patch")
+    __slots__ = ("content", "fragment", "every", "edits", "edit_paths", "patches")
 
     def __init__(
         self,
@@ -39,14 +41,14 @@ class NewText:
         every: str | None = None,
         edits: str | None = None,
         edit_paths: tuple[str, ...] = (),
-        patch: str | None = None,
+        patches: tuple[str, ...] = (),
     ) -> None:
         self.content = content
         self.fragment = fragment
         self.every = every
         self.edits = edits
         self.edit_paths = edit_paths
-        self.patch = patch
+        self.patches = patches
 
     def __repr__(self) -> str:
         named = [
@@ -63,8 +65,3 @@ def whole(*fields: str) -> NewText:
 def edit(*fields: str, every: str | None = None) -> NewText:
     """A tool that puts the text of the first of ``fields`` present into the file."""
     return NewText(fragment=fields, every=every)
-
-
-def patch(field: str) -> NewText:
-    """A tool that applies the ``apply_patch`` body in ``field``."""
-    return NewText(patch=field)

@@ -70,6 +70,8 @@ def _shell_commands(event: GateEvent, tool: str, entry: ToolEntry) -> None:
     each analysed on its own."""
     tool_input = event.tool_input
     directory = tool_input.get(entry.cwd) if entry.cwd else None
+    if directory is not None and not isinstance(directory, str):
+        raise PayloadError(f"the {entry.cwd} of {tool} is not a path")
     if isinstance(directory, str) and directory.strip():
         event.command_cwd = directory
     lines: list[str] = []

@@ -160,6 +160,8 @@ def test_the_shell_s_dir_path_places_a_relative_write(root: Path) -> None:
     gate(inside).allowed()
     outside = tool_call("before_tool_shell", root, command="echo x > y.txt", dir_path="docs")
     assert "docs/y.txt" in gate(outside).denial()
+    unreadable = tool_call("before_tool_shell", root, command="echo x > y.txt", dir_path=["docs"])
+    assert "the dir_path of run_shell_command is not a path" in gate(unreadable).denial()
 
 
 def test_reading_needs_no_selection(root: Path) -> None:

@@ -7,6 +7,7 @@ changes nothing.
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
@@ -82,3 +83,18 @@ def test_a_person_s_ignore_file_is_extended_as_the_dry_run_said(
     assert LOCAL[client] not in _status(root)
     again = run_cli("install", client, "--dry-run", cwd=root)
     assert f"{folder / '.gitignore'} (unchanged)" in again.out
+
+
+@pytest.mark.parametrize("client", sorted(LOCAL))
+def test_doctor_warns_when_the_machine_local_file_is_no_longer_ignored(
+    tmp_path: Path, run_cli: RunCli, client: str
+) -> None:
+    root = tmp_path / "repo"
+    root.mkdir()
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    assert run_cli("install", client, cwd=root).code == 0
+    ignore = root / LOCAL[client].split("/")[0] / ".gitignore"
+    ignore.write_text("# mine\n", encoding="utf-8")
+    rows = json.loads(run_cli("doctor", "--json", cwd=root).out)
+    warned = [r["detail"] for r in rows if r["check"] == client and r["status"] == "warn"]
+    assert any(ENTRIES[client][0] in w and "may get committed" in w for w in warned), warned

@@ -85,6 +85,27 @@ def _copilot_pascal_edit(data: dict[str, Any]) -> None:
     )
 
 
+PATCH = f"*** Begin Patch\n*** Update File: {FILE}\n@@\n import os\n-import base64\n+import jwt\n*** End Patch\n"
+"""A patch whose one ``+`` line stands on line 2 of :data:`BEFORE` after it is applied."""
+
+
+def _cline_patch(data: dict[str, Any]) -> None:
+    """Cline's ``apply_patch`` (gpt and codex models): the patch in ``input``."""
+    data["tool_result"] = {"id": "toolu_02", "name": "apply_patch", "input": {"input": PATCH}}
+    data["postToolUse"] = {"toolName": "apply_patch", "parameters": {"input": PATCH}}
+
+
+def _copilot_pascal_patch(data: dict[str, Any]) -> None:
+    """Copilot's PascalCase dialect reports its patch tool as ``Edit`` with the patch."""
+    _copilot_pascal_write(data)
+    data.update(tool_name="Edit", tool_input={"input": PATCH})
+
+
+def _vscode_patch(data: dict[str, Any]) -> None:
+    data["hook_event_name"] = "PostToolUse"
+    data["tool_input"]["input"] = PATCH
+
+
 def _qwen_edit_once(data: dict[str, Any]) -> None:
     data["tool_input"].update(replace_all=False)
 
@@ -123,6 +144,7 @@ CASES: list[tuple[str, str, str | None, Edit, str, list[tuple[int, int]]]] = [
     ("copilot", "post_tool_use_create", "post_tool", _copilot_edit, BEFORE, [(2, 2)]),
     ("copilot", "post_tool_use_create", None, _copilot_pascal_write, "a\nb\n", [(1, 2)]),
     ("copilot", "post_tool_use_create", None, _copilot_pascal_edit, BEFORE, [(2, 2)]),
+    ("copilot", "post_tool_use_create", None, _copilot_pascal_patch, BEFORE, [(2, 2)]),
     ("qwen-code", "post_tool_use_write_file", None, None, WRITTEN, [(1, 3)]),
     ("qwen-code", "post_tool_use_edit", None, None, EDITED, [(1, 1), (3, 3)]),
     ("qwen-code", "post_tool_use_edit", None, _qwen_edit_once, "x = 3\nx = 3\n", [(1, 1)]),
@@ -131,6 +153,7 @@ CASES: list[tuple[str, str, str | None, Edit, str, list[tuple[int, int]]]] = [
     ("opencode", "tool_execute_after_edit", None, _opencode_edit_once, "x = 3\nx = 3\n", [(1, 1)]),
     ("cline", "tool_result_editor", None, None, "import jwt\n", [(1, 1)]),
     ("cline", "tool_result_editor", None, _cline_replace, BEFORE, [(2, 2)]),
+    ("cline", "tool_result_editor", None, _cline_patch, BEFORE, [(2, 2)]),
     ("cursor", "post_tool_use_write", None, None, "import jwt\n", [(1, 1)]),
     ("cursor", "after_file_edit", None, _cursor_edit, BEFORE, [(2, 2)]),
     ("windsurf", "post_write_code", None, None, "import jwt\n", [(1, 1)]),
@@ -140,6 +163,7 @@ CASES: list[tuple[str, str, str | None, Edit, str, list[tuple[int, int]]]] = [
     ("vscode", "post_tool_use_create_file", None, None, "import jwt\n", [(1, 1)]),
     ("vscode", "pre_tool_use_replace_string", None, _vscode_replace, BEFORE, [(5, 5)]),
     ("vscode", "pre_tool_use_multi_replace", None, _vscode_multi, BEFORE, [(4, 4)]),
+    ("vscode", "pre_tool_use_apply_patch", None, _vscode_patch, BEFORE, [(2, 2)]),
 ]
 
 

@@ -94,6 +94,11 @@ def test_the_shell_tools_directory_is_where_the_command_runs(root: Path) -> None
     )
     result = gate(shell, client="qwen-code")
     assert result.denied and "docs/a.py" in (result.reason or ""), result.out
+    shell["tool_input"]["directory"] = ["src"]  # where it runs cannot be read: denied
+    result = gate(shell, client="qwen-code")
+    assert result.denied and "the directory of run_shell_command is not a path" in (
+        result.reason or ""
+    ), result.out
 
 
 def test_install_writes_claude_shaped_hooks_and_the_local_env(root: Path, run_cli: RunCli) -> None:
@@ -112,3 +117,40 @@ def test_install_writes_claude_shaped_hooks_and_the_local_env(root: Path, run_cl
     doctor = run_cli("doctor", cwd=root)
     (canary,) = [line for line in doctor.out.splitlines() if "qwen-code canary" in line]
     assert canary.startswith("ok") and "the gate recorded that deny" in canary, doctor.out
+
+
+def _trust_rows(root: Path, home: Path, rules: dict[str, str] | None) -> list[tuple[str, str]]:
+    """doctor's rows about folder trust, with Qwen's folder trust on and ``rules`` in
+    ``~/.qwen/trustedFolders.json`` (none: no such file)."""
+    from paw_tui.core.clients import qwen_code
+
+    qwen = home / ".qwen"
+    qwen.mkdir(parents=True, exist_ok=True)
+    on = {"security": {"folderTrust": {"enabled": True}}}
+    (qwen / "settings.json").write_text(json.dumps(on), encoding="utf-8")
+    (qwen / "trustedFolders.json").unlink(missing_ok=True)
+    if rules is not None:
+        (qwen / "trustedFolders.json").write_text(json.dumps(rules), encoding="utf-8")
+    rows = qwen_code.doctor(str(root), {"HOME": str(home), "PATH": "/usr/bin:/bin"})
+    return [(status, detail) for status, _check, detail in rows if "trustedFolders" in detail]
+
+
+def test_doctor_reads_qwen_s_trusted_folders_as_qwen_does(
+    root: Path, run_cli: RunCli, tmp_path: Path
+) -> None:
+    """Qwen Code 0.24.4's ``trust-precedence.ts``: a TRUST_PARENT rule trusts its parent's
+    folders, and the deepest rule holding the folder wins, DO_NOT_TRUST over a trust as deep."""
+    assert run_cli("install", "qwen-code", cwd=root).code == 0
+    home = tmp_path / "qwen-home"
+    folder = str(root.resolve())
+    sibling = str(root.resolve().parent / "sibling")
+    cases: list[tuple[dict[str, str] | None, str]] = [
+        (None, "FAIL"),
+        ({folder: "TRUST_FOLDER"}, "ok"),
+        ({sibling: "TRUST_PARENT"}, "ok"),
+        ({str(root.resolve().parent): "TRUST_FOLDER", folder: "DO_NOT_TRUST"}, "FAIL"),
+        ({folder: "DO_NOT_TRUST", str(root.resolve() / "sub"): "TRUST_PARENT"}, "FAIL"),
+    ]
+    for rules, status in cases:
+        (row,) = _trust_rows(root, home, rules)
+        assert row[0] == status, (rules, row)

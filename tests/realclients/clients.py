@@ -54,10 +54,20 @@ class Driver:
         raise NotImplementedError
 
     def env(self, home: Path, workspace: Path, mock_url: str) -> dict[str, str]:
+        """:func:`base_env` with the client's own variables."""
+        return {**base_env(home), **self.client_env(home, mock_url)}
+
+    def client_env(self, home: Path, mock_url: str) -> dict[str, str]:
         raise NotImplementedError
 
     def argv(self, binary: Path, prompt: str, extra_args: list[str]) -> list[str]:
         raise NotImplementedError
+
+
+def write_json(path: Path, data: object) -> None:
+    """A user config file the client reads, its folder made."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=2), encoding="utf-8")
 
 
 @dataclass
@@ -85,24 +95,20 @@ class ClaudeDriver(Driver):
                     "hasCompletedProjectOnboarding": True,
                 }
             }
-        (home / ".claude.json").write_text(json.dumps(state, indent=2), encoding="utf-8")
+        write_json(home / ".claude.json", state)
         (home / ".claude").mkdir(exist_ok=True)
 
-    def env(self, home: Path, workspace: Path, mock_url: str) -> dict[str, str]:
-        env = base_env(home)
-        env.update(
-            {
-                "ANTHROPIC_BASE_URL": mock_url,
-                "ANTHROPIC_API_KEY": "dummy",
-                "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-                "DISABLE_AUTOUPDATER": "1",
-                "DISABLE_TELEMETRY": "1",
-                "DISABLE_ERROR_REPORTING": "1",
-                "CLAUDE_CODE_ENABLE_TELEMETRY": "0",
-                "CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL": "1",
-            }
-        )
-        return env
+    def client_env(self, home: Path, mock_url: str) -> dict[str, str]:
+        return {
+            "ANTHROPIC_BASE_URL": mock_url,
+            "ANTHROPIC_API_KEY": "dummy",
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+            "DISABLE_AUTOUPDATER": "1",
+            "DISABLE_TELEMETRY": "1",
+            "DISABLE_ERROR_REPORTING": "1",
+            "CLAUDE_CODE_ENABLE_TELEMETRY": "0",
+            "CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL": "1",
+        }
 
     def argv(self, binary: Path, prompt: str, extra_args: list[str]) -> list[str]:
         argv = [
@@ -129,8 +135,6 @@ class GeminiDriver(Driver):
     approval_mode: str = "yolo"
 
     def setup(self, home: Path, workspace: Path, mock_url: str, trust: bool) -> None:
-        gemini = home / ".gemini"
-        gemini.mkdir(parents=True, exist_ok=True)
         settings = {
             "security": {"auth": {"selectedType": "gemini-api-key"}},
             # current names: the old disableAutoUpdate / disableUpdateNag get migrated (rewritten)
@@ -139,24 +143,17 @@ class GeminiDriver(Driver):
             "telemetry": {"enabled": False, "logPrompts": False},
             "ui": {"hideTips": True, "hideBanner": True},
         }
-        (gemini / "settings.json").write_text(json.dumps(settings, indent=2), encoding="utf-8")
+        write_json(home / ".gemini" / "settings.json", settings)
         if trust:
-            trusted = {str(workspace): "TRUST_FOLDER"}
-            (gemini / "trustedFolders.json").write_text(
-                json.dumps(trusted, indent=2), encoding="utf-8"
-            )
+            write_json(home / ".gemini" / "trustedFolders.json", {str(workspace): "TRUST_FOLDER"})
 
-    def env(self, home: Path, workspace: Path, mock_url: str) -> dict[str, str]:
-        env = base_env(home)
-        env.update(
-            {
-                "GOOGLE_GEMINI_BASE_URL": mock_url,
-                "GEMINI_API_KEY": "dummy",
-                "GEMINI_CLI_NO_RELAUNCH": "true",
-                "GEMINI_TELEMETRY_ENABLED": "false",
-            }
-        )
-        return env
+    def client_env(self, home: Path, mock_url: str) -> dict[str, str]:
+        return {
+            "GOOGLE_GEMINI_BASE_URL": mock_url,
+            "GEMINI_API_KEY": "dummy",
+            "GEMINI_CLI_NO_RELAUNCH": "true",
+            "GEMINI_TELEMETRY_ENABLED": "false",
+        }
 
     def argv(self, binary: Path, prompt: str, extra_args: list[str]) -> list[str]:
         return [
@@ -219,10 +216,8 @@ class CodexDriver(Driver):
             lines.append(self.extra_toml)
         (codex_home / "config.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
-    def env(self, home: Path, workspace: Path, mock_url: str) -> dict[str, str]:
-        env = base_env(home)
-        env.update({"CODEX_HOME": str(self.codex_home(home)), "MOCK_API_KEY": "dummy"})
-        return env
+    def client_env(self, home: Path, mock_url: str) -> dict[str, str]:
+        return {"CODEX_HOME": str(self.codex_home(home)), "MOCK_API_KEY": "dummy"}
 
     def argv(self, binary: Path, prompt: str, extra_args: list[str]) -> list[str]:
         return [str(binary), "exec", "--json", "--skip-git-repo-check", *extra_args, prompt]
@@ -259,25 +254,19 @@ class CopilotDriver(Driver):
     model: str = "gpt-4.1"
 
     def setup(self, home: Path, workspace: Path, mock_url: str, trust: bool) -> None:
-        config = home / ".copilot"
-        config.mkdir(parents=True, exist_ok=True)
+        (home / ".copilot").mkdir(parents=True, exist_ok=True)
         if trust:
-            data = {"trustedFolders": [str(workspace)]}
-            (config / "config.json").write_text(json.dumps(data, indent=2), encoding="utf-8")
+            write_json(home / ".copilot" / "config.json", {"trustedFolders": [str(workspace)]})
         # untrusted: whatever is there stays (a test's 'paw-tui install copilot' wrote it)
 
-    def env(self, home: Path, workspace: Path, mock_url: str) -> dict[str, str]:
-        env = base_env(home)
-        env.update(
-            {
-                "COPILOT_PROVIDER_BASE_URL": mock_url + "/v1",
-                "COPILOT_PROVIDER_API_KEY": "dummy",
-                "COPILOT_MODEL": self.model,
-                "COPILOT_OFFLINE": "true",
-                "XDG_CACHE_HOME": str(shared_cache("copilot")),
-            }
-        )
-        return env
+    def client_env(self, home: Path, mock_url: str) -> dict[str, str]:
+        return {
+            "COPILOT_PROVIDER_BASE_URL": mock_url + "/v1",
+            "COPILOT_PROVIDER_API_KEY": "dummy",
+            "COPILOT_MODEL": self.model,
+            "COPILOT_OFFLINE": "true",
+            "XDG_CACHE_HOME": str(shared_cache("copilot")),
+        }
 
     def argv(self, binary: Path, prompt: str, extra_args: list[str]) -> list[str]:
         return [
@@ -305,8 +294,6 @@ class ClineDriver(Driver):
     def setup(self, home: Path, workspace: Path, mock_url: str, trust: bool) -> None:
         """What ``cline auth -p openai-compatible -k dummy -m MODEL -b URL`` writes (11 s of
         start-up spared per session)."""
-        settings = home / ".cline" / "data" / "settings"
-        settings.mkdir(parents=True, exist_ok=True)
         provider = {
             "provider": "openai-compatible",
             "apiKey": "dummy",
@@ -325,18 +312,14 @@ class ClineDriver(Driver):
                 }
             },
         }
-        (settings / "providers.json").write_text(json.dumps(data, indent=2), encoding="utf-8")
+        write_json(home / ".cline" / "data" / "settings" / "providers.json", data)
 
-    def env(self, home: Path, workspace: Path, mock_url: str) -> dict[str, str]:
-        env = base_env(home)
-        env.update(
-            {
-                "CLINE_SESSION_BACKEND_MODE": "local",
-                "CLINE_NO_AUTO_UPDATE": "1",
-                **refusing_proxy_env(),
-            }
-        )
-        return env
+    def client_env(self, home: Path, mock_url: str) -> dict[str, str]:
+        return {
+            "CLINE_SESSION_BACKEND_MODE": "local",
+            "CLINE_NO_AUTO_UPDATE": "1",
+            **refusing_proxy_env(),
+        }
 
     def argv(self, binary: Path, prompt: str, extra_args: list[str]) -> list[str]:
         return [str(binary), "--json", *extra_args, prompt]
@@ -351,8 +334,6 @@ class OpencodeDriver(Driver):
     model: str = OPENAI_MODEL
 
     def setup(self, home: Path, workspace: Path, mock_url: str, trust: bool) -> None:
-        config = home / ".config" / "opencode"
-        config.mkdir(parents=True, exist_ok=True)
         data = {
             "$schema": "https://opencode.ai/config.json",
             "autoupdate": False,
@@ -367,23 +348,19 @@ class OpencodeDriver(Driver):
             },
             "model": f"mock/{self.model}",
         }
-        (config / "opencode.json").write_text(json.dumps(data, indent=2), encoding="utf-8")
+        write_json(home / ".config" / "opencode" / "opencode.json", data)
 
-    def env(self, home: Path, workspace: Path, mock_url: str) -> dict[str, str]:
-        env = base_env(home)
-        env.update(
-            {
-                "OPENCODE_DISABLE_MODELS_FETCH": "1",
-                "OPENCODE_DISABLE_AUTOUPDATE": "1",
-                "OPENCODE_DISABLE_SHARE": "1",
-                "XDG_CONFIG_HOME": str(home / ".config"),
-                "XDG_DATA_HOME": str(home / ".local" / "share"),
-                "XDG_CACHE_HOME": str(home / ".cache"),
-                "XDG_STATE_HOME": str(home / ".local" / "state"),
-                **refusing_proxy_env(),
-            }
-        )
-        return env
+    def client_env(self, home: Path, mock_url: str) -> dict[str, str]:
+        return {
+            "OPENCODE_DISABLE_MODELS_FETCH": "1",
+            "OPENCODE_DISABLE_AUTOUPDATE": "1",
+            "OPENCODE_DISABLE_SHARE": "1",
+            "XDG_CONFIG_HOME": str(home / ".config"),
+            "XDG_DATA_HOME": str(home / ".local" / "share"),
+            "XDG_CACHE_HOME": str(home / ".cache"),
+            "XDG_STATE_HOME": str(home / ".local" / "state"),
+            **refusing_proxy_env(),
+        }
 
     def argv(self, binary: Path, prompt: str, extra_args: list[str]) -> list[str]:
         return [str(binary), "run", "--format", "json", *extra_args, prompt]
@@ -400,26 +377,20 @@ class QwenDriver(Driver):
     model: str = OPENAI_MODEL
 
     def setup(self, home: Path, workspace: Path, mock_url: str, trust: bool) -> None:
-        qwen = home / ".qwen"
-        qwen.mkdir(parents=True, exist_ok=True)
         settings = {
             "privacy": {"usageStatisticsEnabled": False},
             "telemetry": {"enabled": False},
             "general": {"enableAutoUpdate": False},
             "memory": {"enableManagedAutoMemory": False},
         }
-        (qwen / "settings.json").write_text(json.dumps(settings, indent=2), encoding="utf-8")
+        write_json(home / ".qwen" / "settings.json", settings)
 
-    def env(self, home: Path, workspace: Path, mock_url: str) -> dict[str, str]:
-        env = base_env(home)
-        env.update(
-            {
-                "OPENAI_BASE_URL": mock_url + "/v1",
-                "OPENAI_API_KEY": "dummy",
-                "OPENAI_MODEL": self.model,
-            }
-        )
-        return env
+    def client_env(self, home: Path, mock_url: str) -> dict[str, str]:
+        return {
+            "OPENAI_BASE_URL": mock_url + "/v1",
+            "OPENAI_API_KEY": "dummy",
+            "OPENAI_MODEL": self.model,
+        }
 
     def argv(self, binary: Path, prompt: str, extra_args: list[str]) -> list[str]:
         return [

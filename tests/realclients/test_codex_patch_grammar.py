@@ -28,7 +28,7 @@ from .recipes import shell
 from .script import Step, Text, ToolCall
 from .session import run_session
 from .test_paw_claude_handshake import INTENTS, PAW
-from .test_paw_codex import BLOCKED, KEY, InstallingDriver
+from .test_paw_codex import BLOCKED, KEY, installed_session
 
 pytestmark = pytest.mark.realclient
 
@@ -171,17 +171,7 @@ def test_no_patch_hides_an_out_of_scope_file_from_the_gate(
         in_scope,
         Text("done"),
     ]
-    result = run_session(
-        KEY,
-        root,
-        "Work on src.",
-        script,
-        env=env,
-        timeout=240,
-        home=tmp_path / "home",
-        driver=InstallingDriver(paw_env=env),
-        trust_hooks=False,
-    )
+    result, _driver = installed_session(root, "Work on src.", script, env, tmp_path / "home", 240)
     assert result.ok, result.describe()
     assert "INT-001" in _results(result, 1)
     for step, (hidden, _) in enumerate(ATTACKS, start=2):

@@ -139,6 +139,14 @@ def _handshake(
     assert result.ok, result.describe()
     offset = 1 if deferred else 0
     first = result.first_request()
+    # SessionStart's note for the person (systemMessage), as Claude Code reports the hook's answer
+    (started,) = [
+        e
+        for e in result.events
+        if e.get("subtype") == "hook_response" and e.get("hook_event") == "SessionStart"
+    ]
+    notice = json.loads(started["output"])["systemMessage"]
+    assert notice.startswith("paw-tui governs this repository: 1 intent(s) can be selected"), notice
     # governance reached the model (SessionStart context) before anything else
     assert first.contains("## Governance (paw-tui)") and first.contains("INT-001")
     early = _results(result, 1)
@@ -162,6 +170,13 @@ def _handshake(
     assert ("intent_selected", SELECT, None) in events
     assert ("mutation", "Write", ["src/app.py"]) in events
     assert ("tool_denied", "Write", ["docs/notes.md"]) in events
+    # PostToolUse's mutation carries the lines the write left (step 4 of the README's walk)
+    (written,) = [r for r in records if r["event"] == "mutation" and r["tool"] == "Write"]
+    assert written.get("ranges") == [{"start_line": 1, "end_line": 1}], written
+    # the prompt's UserPromptSubmit brings the governance section too (step 6), and SessionEnd
+    # releases the session (step 7)
+    assert first.contains("UserPromptSubmit hook additional context: ## Governance (paw-tui)")
+    assert events[-1][0] == "session_released", events[-3:]
     verify = subprocess.run(
         [PAW, "trace", "verify"],
         cwd=root,

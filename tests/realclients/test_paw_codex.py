@@ -30,7 +30,7 @@ from .codex_trust import list_codex_hooks
 from .install import ensure_client
 from .recipes import shell, tool_search, write_file
 from .script import ModelRequest, Step, Text, ToolCall, Turn
-from .session import run_session
+from .session import SessionResult, run_session
 from .test_paw_claude_handshake import INTENTS, PAW, SELECT
 
 pytestmark = pytest.mark.realclient
@@ -55,6 +55,19 @@ class InstallingDriver(CodexDriver):
                 [PAW, "install", "codex"], cwd=workspace, env=env, capture_output=True, text=True
             )
             self.installs.append(done)
+
+
+def installed_session(
+    root: Path, prompt: str, script: list[Step], env: dict[str, str], home: Path, timeout: int
+) -> tuple[SessionResult, InstallingDriver]:
+    """One ``codex exec`` session after ``paw-tui install codex`` into its fresh ``CODEX_HOME``
+    (twice, as a person would run it); Codex trusts only what that install recorded."""
+    driver = InstallingDriver(paw_env=env)
+    result = run_session(
+        KEY, root, prompt, script, env=env, timeout=timeout, home=home, driver=driver,
+        trust_hooks=False,
+    )  # fmt: skip
+    return result, driver
 
 
 def _select_from_search(request: ModelRequest) -> Turn:
@@ -98,7 +111,6 @@ def test_the_whole_handshake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     (root / "src").mkdir()
     # what install's step asks the person to export (Codex's config cannot hold it)
     env = {"PAW_STATE_DIR": str(state), "PAW_TUI_HOOK": str(state / "hook")}
-    driver = InstallingDriver(paw_env=env)
     script: list[Step] = [
         write_file("codex", root, "src/early.py", "x = 1\n"),
         tool_search("codex", "select_active_intent"),
@@ -111,17 +123,7 @@ def test_the_whole_handshake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
         Text("done"),
     ]
     home = tmp_path / "home"
-    result = run_session(
-        KEY,
-        root,
-        "Add src/app.py",
-        script,
-        env=env,
-        timeout=120,
-        home=home,
-        driver=driver,
-        trust_hooks=False,
-    )
+    result, driver = installed_session(root, "Add src/app.py", script, env, home, 120)
     first, second = driver.installs
     assert first.returncode == 0, first.stderr
     assert "created" in first.stdout and "export PAW_TUI_HOOK=" in first.stdout
@@ -155,6 +157,9 @@ def test_the_whole_handshake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert ("tool_denied", "apply_patch", ["src/early.py"]) in events
     assert ("intent_selected", SELECT, None) in events
     assert ("mutation", "apply_patch", ["src/app.py"]) in events
+    # PostToolUse's mutation carries the lines the patch left in the file
+    (patched,) = [r for r in records if r["event"] == "mutation" and r["tool"] == "apply_patch"]
+    assert patched.get("ranges") == [{"start_line": 1, "end_line": 1}], patched
     assert ("tool_denied", "apply_patch", ["docs/notes.md"]) in events
     assert events[-1][0] == "session_released"  # SessionEnd, once, at the end
     verify = subprocess.run(
@@ -185,18 +190,9 @@ def test_without_paw_tui_codex_runs_nothing(
     state = tmp_path / "paw-state"
     monkeypatch.setenv("PAW_STATE_DIR", str(state))
     root = _workspace(tmp_path)
-    driver = InstallingDriver(paw_env={"PAW_STATE_DIR": str(state)})
-    result = run_session(
-        KEY,
-        root,
-        "Add src/a.py",
-        [write_file("codex", root, "src/a.py", "x\n"), Text("done")],
-        env={"PAW_STATE_DIR": str(state)},
-        timeout=60,
-        home=tmp_path / "home",
-        driver=driver,
-        trust_hooks=False,
-    )
+    script: list[Step] = [write_file("codex", root, "src/a.py", "x\n"), Text("done")]
+    env = {"PAW_STATE_DIR": str(state)}
+    result, driver = installed_session(root, "Add src/a.py", script, env, tmp_path / "home", 60)
     assert driver.installs[0].returncode == 0, driver.installs[0].stderr
     assert result.exit_code == 0 and not result.timed_out, result.describe()
     assert result.scripted == []  # the prompt never reached the model
@@ -318,17 +314,7 @@ def test_an_interactive_shell_cannot_write_out_of_scope(
         _feed_shell("mkdir -p docs && echo x > docs/escape.md\nexit\n"),
         Text("done"),
     ]
-    result = run_session(
-        KEY,
-        root,
-        "Work.",
-        script,
-        env=env,
-        timeout=60,
-        home=tmp_path / "home",
-        driver=InstallingDriver(paw_env=env),
-        trust_hooks=False,
-    )
+    result, _driver = installed_session(root, "Work.", script, env, tmp_path / "home", 60)
     assert result.ok, result.describe()
     assert "INT-001" in _results(result, 1)
     # Codex shows hooks no write_stdin: the shell that would read it is denied up front.

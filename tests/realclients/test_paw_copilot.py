@@ -4,11 +4,12 @@ Copilot CLI also runs ``.claude/settings.json``'s hooks: with ``install claude-c
 ``install copilot`` (in either order) each call must be decided once, as Copilot's. One
 session: a ``create`` before selecting is denied with the handshake's reason (shown to the
 model: the JSON deny on stdout) and the run goes on; ``paw-select_active_intent`` selects; an
-in-scope ``create`` lands with its ``mutation`` record; out-of-scope and shell writes are denied
-with ``Scope Violation``. The ledger holds Copilot's session id and no record of Claude Code's,
-the session is released at ``sessionEnd``, ``trace verify`` passes. The trust install recorded
-in ``$COPILOT_HOME/config.json`` is what lets Copilot load the hooks (the harness trusts
-nothing itself). Where paw-tui cannot run, the model is told why (the fallback's JSON deny).
+in-scope ``create`` and an in-scope ``bash`` write land with their ``mutation`` records;
+out-of-scope and shell writes are denied with ``Scope Violation``. The ledger holds Copilot's
+session id and no record of Claude Code's, the session is released at ``sessionEnd``, ``trace
+verify`` passes. The trust install recorded in ``$COPILOT_HOME/config.json`` is what lets
+Copilot load the hooks (the harness trusts nothing itself). Where paw-tui cannot run, the
+model is told why (the fallback's JSON deny).
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ def test_the_whole_handshake_decided_once(tmp_path: Path) -> None:
         _create(root, "src/app.py", "x = 2\n"),
         _create(root, "docs/notes.md", "no\n"),
         ToolCall("bash", {"command": "echo no > docs/shell.md", "description": "test"}),
+        ToolCall("bash", {"command": "echo yes > src/shell.txt", "description": "test"}),
         Text("done"),
     ]
     root, env, result = _session(tmp_path, ("claude-code", "copilot"), script)
@@ -77,6 +79,9 @@ def test_the_whole_handshake_decided_once(tmp_path: Path) -> None:
         root, env, result.session_id(), "copilot", {"write": "create", "shell": "bash"}
     )
     assert pawkit.mutation_ranges(root, "create", "src/app.py") == [[(1, 1)]]
+    # a bash command in scope runs, and what it wrote is recorded
+    assert (root / "src" / "shell.txt").read_text(encoding="utf-8") == "yes\n", results(6)
+    assert pawkit.mutation_ranges(root, "bash", "src/shell.txt") == [[]]
 
 
 def test_the_other_order_and_no_paw_tui(tmp_path: Path) -> None:

@@ -118,6 +118,7 @@ def test_the_whole_handshake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert ("tool_denied", "write_file", ["src/early.py"]) in events
     assert ("tool_denied", "write_file", ["docs/notes.md"]) in events
     assert ("tool_denied", "run_shell_command", ["docs/shell.md"]) in events, events
+    assert events[-1][0] == "session_released", events[-3:]  # SessionEnd, at the end
     verify = subprocess.run(
         [PAW, "trace", "verify"],
         cwd=root,

@@ -4,9 +4,10 @@ opencode has no command hooks: paw-tui's plugin (``.opencode/plugin/paw-tui.js``
 and throws to refuse. One ``opencode run`` session: a ``write`` before selecting is refused with
 the handshake's reason and the run goes on; ``paw_select_active_intent`` selects; an in-scope
 write lands with its ``mutation`` record (the lines it wrote; an edit of every occurrence, each
-one's); out-of-scope and ``bash`` writes are refused with
-``Scope Violation``; the governance section is in each request's system prompt (once, from the
-turn's ``chat.message``); the ledger holds opencode's session id (``ses_...``); the session is
+one's); out-of-scope and ``bash`` writes are refused with ``Scope Violation``; a sub-agent
+(``task``) writes under its parent's intent and session; the governance section is in each
+request's system prompt, the sub-agent's too (once, from the turn's ``chat.message``); the
+ledger holds opencode's session id (``ses_...``) alone; the session is
 released when opencode exits (``dispose``); ``trace verify`` passes; nothing opencode or the
 install leaves in the workspace shows in ``git status`` beyond the files a team commits. Only
 ``.opencode/paw-tui.hook`` tells the plugin and the MCP command where this machine's paw-tui is.
@@ -27,6 +28,7 @@ pytestmark = pytest.mark.realclient
 
 KEY = "opencode@1.18.33"
 SELECT = "paw_select_active_intent"
+TASK = {"description": "write sub", "prompt": "Write src/sub.py", "subagent_type": "general"}
 COMMITTED = {".opencode/plugin/paw-tui.js", "opencode.json", ".opencode/.gitignore"}
 
 
@@ -53,6 +55,9 @@ def test_the_whole_handshake(tmp_path: Path) -> None:
                 "replaceAll": True,
             },
         ),
+        ToolCall("task", TASK),
+        _write("src/sub.py", "sub = 1\n"),  # the sub-agent's turns, in its own session
+        Text("sub-agent done"),
         Text("done"),
     ]
     result = run_session(KEY, root, "Add src/app.py", script, env=env, timeout=120)
@@ -71,6 +76,11 @@ def test_the_whole_handshake(tmp_path: Path) -> None:
         assert isinstance(request, OpenAIRequest)
         assert request.system_text().count(pawkit.GOVERNANCE) == 1, request.index
         assert not any(pawkit.GOVERNANCE in text for text in request.user_texts())
+    # the sub-agent (a session of its own in opencode) wrote under its parent's intent, and
+    # check_ledger below finds its records under the parent's session id
+    assert "sub-agent done" in results(9), results(9)
+    assert (root / "src" / "sub.py").read_text(encoding="utf-8") == "sub = 1\n"
+    assert pawkit.mutation_ranges(root, "write", "src/sub.py") == [[(1, 1)]]
     session = result.session_id()
     assert session and session.startswith("ses_")
     pawkit.check_ledger(root, env, session, "opencode", {"write": "write", "shell": "bash"})

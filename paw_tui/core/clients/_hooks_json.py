@@ -1,7 +1,12 @@
-"""What the set-up modules of the documented-payload clients share (Cursor, Copilot, VS Code,
-Cline, Windsurf, Kiro): the hook command per event, merging paw-tui's entries into a client's
-JSON configuration without touching anyone else's, the MCP server entry, the hook script, and
-the checks ``doctor`` runs on the result.
+"""What every client's set-up module shares: the hook command per event, merging paw-tui's
+entries into a client's JSON configuration without touching anyone else's, the MCP server
+entry, the hook script, and the one reader of those files that the doctors' checks run on.
+
+Hook files come in two forms: *flat* (each event a list of entries, each entry one command:
+Cursor, Copilot, VS Code, Windsurf, Kiro) and *nested* (each event a list of matcher groups,
+each group's ``hooks`` a list of handlers: Claude Code, Gemini CLI, Qwen Code, Codex).
+:func:`gate_entries` reads the first, :func:`gate_groups` the second, and
+:func:`nested_entries` turns the second into the first for the shared rows.
 
 A client's hook command carries ``--event``: Copilot's camelCase payloads do not say which
 event they are, and a payload that cannot be read at a prompt or session event must still be
@@ -163,20 +168,23 @@ def boundary_note(client_title: str) -> str | None:
 # --- doctor -----------------------------------------------------------------------------
 
 
-def read_config(path: str) -> tuple[dict[str, object] | None, str | None]:
-    """``(data, None)``, ``(None, None)`` when absent, ``(None, problem)`` when unreadable."""
+def read_config(
+    path: str, *, allow_comments: bool = True
+) -> tuple[dict[str, object] | None, str | None]:
+    """``(data, None)``, ``(None, None)`` when absent, ``(None, problem)`` when unreadable
+    (``allow_comments``: ``//`` lines skipped, as most clients read their settings)."""
     try:
-        return load_json_object(path, allow_comments=True), None
+        return load_json_object(path, allow_comments=allow_comments), None
     except ValidationError as exc:
         return None, str(exc)
 
 
 def doctor_config(
-    root: str, rel: str, client: str, title: str
+    root: str, rel: str, client: str, title: str, *, allow_comments: bool = True
 ) -> tuple[dict[str, object] | None, list[tuple[str, str, str]]]:
     """A client's configuration file for its doctor, or the one row saying why there is none:
     FAIL when it cannot be read, WARN naming the install command when it is absent."""
-    data, problem = read_config(os.path.join(root, rel))
+    data, problem = read_config(os.path.join(root, rel), allow_comments=allow_comments)
     if problem:
         return None, [(FAIL, client, problem)]
     if data is None:
@@ -192,9 +200,31 @@ def add_boundary_note(notes: list[str], client_title: str) -> None:
 
 
 def gate_entries(hooks: object, event: str) -> list[dict[str, object]]:
-    """Our entries under ``hooks[event]``."""
+    """Our entries under ``hooks[event]`` (the flat form)."""
     entries = hooks.get(event) if isinstance(hooks, dict) else None
     return [e for e in entries if is_ours(e)] if isinstance(entries, list) else []
+
+
+def gate_groups(hooks: object, event: str) -> list[tuple[dict[str, object], dict[str, object]]]:
+    """Our handlers under ``hooks[event]`` in the nested form, each with its matcher group."""
+    groups = hooks.get(event) if isinstance(hooks, dict) else None
+    found: list[tuple[dict[str, object], dict[str, object]]] = []
+    for group in groups if isinstance(groups, list) else []:
+        handlers = group.get("hooks") if isinstance(group, dict) else None
+        for handler in handlers if isinstance(handlers, list) else []:
+            if is_ours(handler):
+                found.append((group, handler))
+    return found
+
+
+def nested_entries(hooks: object) -> dict[str, list[object]]:
+    """The nested form's handlers per event, in the flat form (the groups dropped)."""
+    flat: dict[str, list[object]] = {}
+    for event, groups in hooks.items() if isinstance(hooks, dict) else []:
+        for group in groups if isinstance(groups, list) else []:
+            handlers = group.get("hooks") if isinstance(group, dict) else None
+            flat.setdefault(event, []).extend(handlers if isinstance(handlers, list) else [])
+    return flat
 
 
 def events_rows(
@@ -203,9 +233,10 @@ def events_rows(
     hooks: object,
     required: Mapping[str, str],
     optional: tuple[str, ...],
+    present: str = "",
 ) -> list[Row]:
     """FAIL for each ``required`` event (event -> what runs unseen without it) with no gate
-    entry, warn for missing ``optional`` ones, ok otherwise."""
+    entry, warn for missing ``optional`` ones, ok otherwise (``present`` ends that row)."""
     rows: list[Row] = []
     for event, unseen in required.items():
         if not gate_entries(hooks, event):
@@ -214,17 +245,59 @@ def events_rows(
     if missing:
         rows.append((WARN, check, f"gate hooks missing in {rel} for {', '.join(missing)}"))
     if not rows:
-        rows.append((OK, check, f"gate hooks present in {rel}"))
+        rows.append((OK, check, f"gate hooks present in {rel}{present}"))
     return rows
 
 
+def hook_timeout(
+    handlers: list[dict[str, object]], field: str = "timeout", unit: float = 1.0
+) -> float | None:
+    """The shortest positive ``field`` among ``handlers``, in seconds (``unit``: seconds per
+    step of the field, 0.001 for Gemini's milliseconds); None when none has one."""
+    found = [
+        float(value) * unit
+        for handler in handlers
+        if isinstance(value := handler.get(field), (int, float)) and value > 0
+    ]
+    return min(found) if found else None
+
+
+WIDE_MATCHERS: tuple[str | None, ...] = (None, "", "*", ".*")
+"""Matchers that let every tool reach a hook (no matcher, or one matching all)."""
+
+
+def matcher_row(
+    check: str, event: str, matchers: list[object], wide: tuple[str | None, ...] = WIDE_MATCHERS
+) -> Row | None:
+    """A warning when a matcher of our ``event`` gate hook is not one of ``wide`` (those that
+    reach every tool, and the one ``install`` writes)."""
+    if all(matcher in wide for matcher in matchers):
+        return None
+    return (
+        WARN,
+        check,
+        f"the {event} gate hook has a matcher narrower than 'install' writes: tools it misses "
+        "run unseen",
+    )
+
+
 def server_row(check: str, root: str, rel: str, key: str) -> Row:
-    """Whether the client's MCP configuration holds the ``paw`` server."""
+    """Whether the client's MCP configuration (``rel``: root-relative, or this machine's
+    absolute path) holds the ``paw`` server, not switched off (``disabled``: Cline's,
+    Windsurf's and Kiro's switch)."""
     data, problem = read_config(os.path.join(root, rel))
     if problem:
         return (FAIL, check, problem)
     servers = data.get(key) if data else None
-    if isinstance(servers, dict) and isinstance(servers.get(commands.SERVER_NAME), dict):
+    server = servers.get(commands.SERVER_NAME) if isinstance(servers, dict) else None
+    if isinstance(server, dict) and server.get("disabled") is True:
+        return (
+            WARN,
+            check,
+            f"the paw MCP server is disabled in {rel}: the agent cannot select an intent, so "
+            "every change is denied",
+        )
+    if isinstance(server, dict):
         return (OK, check, f"the paw MCP server is configured in {rel}")
     return (
         WARN,
@@ -274,26 +347,21 @@ def claude_hooks_row(
     recognises this client and leaves the decision to its own hook (Copilot CLI)."""
     data, _problem = read_config(os.path.join(root, ".claude", "settings.json"))
     hooks = data.get("hooks") if data else None
-    if not isinstance(hooks, dict):
+    if not isinstance(hooks, dict) or not any(gate_groups(hooks, event) for event in hooks):
         return None
-    for entries in hooks.values():
-        for entry in entries if isinstance(entries, list) else []:
-            handlers = entry.get("hooks") if isinstance(entry, dict) else None
-            if isinstance(handlers, list) and any(is_ours(h) for h in handlers):
-                if steps_aside:
-                    return (
-                        OK,
-                        check,
-                        f"{client_title} also runs .claude/settings.json's gate hooks; they step "
-                        f"aside for {client_title}'s own, so each call is decided once",
-                    )
-                return (
-                    WARN,
-                    check,
-                    f".claude/settings.json holds paw-tui's Claude Code hooks and {client_title} "
-                    "runs them too: every call is decided twice; keep one (see the install steps)",
-                )
-    return None
+    if steps_aside:
+        return (
+            OK,
+            check,
+            f"{client_title} also runs .claude/settings.json's gate hooks; they step "
+            f"aside for {client_title}'s own, so each call is decided once",
+        )
+    return (
+        WARN,
+        check,
+        f".claude/settings.json holds paw-tui's Claude Code hooks and {client_title} "
+        "runs them too: every call is decided twice; keep one (see the install steps)",
+    )
 
 
 def reach_rows(

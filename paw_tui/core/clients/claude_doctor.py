@@ -11,17 +11,24 @@ in ``_harness`` (seen with the real 2.1.330 binary). It refuses the tool on a
 
 from __future__ import annotations
 
-import json
 import os
 
+from paw_tui.core.clients import _hooks_json as hj
 from paw_tui.core.clients import canary as canaries
-from paw_tui.core.clients._hooks_json import FAIL, OK, WARN
-from paw_tui.core.clients.claude_code import EVENTS, HOOK_TIMEOUT, NAME, SETTINGS, pre_tool_matcher
+from paw_tui.core.clients.claude_code import (
+    EVENTS,
+    HOOK_TIMEOUT,
+    LOCAL_FILES,
+    NAME,
+    SETTINGS,
+    pre_tool_matcher,
+)
 from paw_tui.core.clients.claude_local import LOCAL_SETTINGS
-from paw_tui.core.clients.commands import is_gate_command
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     Row = tuple[str, str, str]
 
 TITLE = "Claude Code"
@@ -33,87 +40,68 @@ def settings_environment(root: str) -> dict[str, str]:
     """The ``env`` of Claude Code's project settings, the local file's winning."""
     env: dict[str, str] = {}
     for name in (SETTINGS, LOCAL_SETTINGS):
-        try:
-            with open(os.path.join(root, name), encoding="utf-8") as handle:
-                data = json.load(handle)
-        except (OSError, ValueError):
-            continue
-        values = data.get("env") if isinstance(data, dict) else None
+        data, _problem = hj.read_config(os.path.join(root, name), allow_comments=False)
+        values = data.get("env") if data else None
         if isinstance(values, dict):
             env.update({str(k): str(v) for k, v in values.items()})
     return env
 
 
-def _gate_hooks(settings: object) -> tuple[dict[str, list[str]], list[str], list[float]]:
-    """The gate commands per event, the PreToolUse matchers and timeouts of ours."""
-    hooks = settings.get("hooks") if isinstance(settings, dict) else None
-    found: dict[str, list[str]] = {}
-    matchers: list[str] = []
-    timeouts: list[float] = []
-    for event, entries in hooks.items() if isinstance(hooks, dict) else []:
-        for entry in entries if isinstance(entries, list) else []:
-            for handler in entry.get("hooks", []) if isinstance(entry, dict) else []:
-                command = handler.get("command") if isinstance(handler, dict) else None
-                if isinstance(command, str) and is_gate_command(command):
-                    found.setdefault(event, []).append(command)
-                    if event == "PreToolUse":
-                        matchers.append(str(entry.get("matcher", "")))
-                        timeout = handler.get("timeout")
-                        if isinstance(timeout, (int, float)) and timeout > 0:
-                            timeouts.append(float(timeout))
-    return found, matchers, timeouts
-
-
 def pre_tool_commands(root: str) -> list[str]:
     """The configured PreToolUse gate commands (empty when there are none, or no settings)."""
-    try:
-        with open(os.path.join(root, SETTINGS), encoding="utf-8") as handle:
-            settings = json.load(handle)
-    except (OSError, ValueError):
-        return []
-    return _gate_hooks(settings)[0].get("PreToolUse", [])
+    data, _problem = hj.read_config(os.path.join(root, SETTINGS), allow_comments=False)
+    hooks = data.get("hooks") if data else None
+    return [str(hj.command_of(handler)) for _group, handler in hj.gate_groups(hooks, "PreToolUse")]
 
 
 def doctor(root: str) -> list[Row]:
     """The hooks' rows, then the canary's."""
-    path = os.path.join(root, SETTINGS)
-    if not os.path.exists(path):
+    settings, missing = hj.doctor_config(root, SETTINGS, NAME, TITLE, allow_comments=False)
+    if settings is None:
+        return missing
+    hooks = settings.get("hooks")
+    pre_tool = hj.gate_groups(hooks, "PreToolUse")
+    if not pre_tool:
         return [
-            (
-                WARN,
-                NAME,
-                "no .claude/settings.json: run 'paw-tui install claude-code' to enforce the "
-                "handshake",
-            )
+            (hj.FAIL, NAME, "no PreToolUse gate hook in .claude/settings.json: nothing is enforced")
         ]
-    try:
-        with open(path, encoding="utf-8") as handle:
-            settings = json.load(handle)
-    except (OSError, ValueError) as exc:
-        return [(FAIL, NAME, f"{path} cannot be read as JSON: {exc}")]
-    found, matchers, timeouts = _gate_hooks(settings)
-    if "PreToolUse" not in found:
-        return [
-            (FAIL, NAME, "no PreToolUse gate hook in .claude/settings.json: nothing is enforced")
-        ]
-    rows: list[Row] = []
-    missing = [event for event in EVENTS if event not in found]
-    if missing:
-        rows.append((WARN, NAME, f"gate hooks missing for {', '.join(missing)}"))
-    else:
-        rows.append((OK, NAME, "gate hooks present for all five events"))
-    if any(m not in (pre_tool_matcher(), "*", "", ".*") for m in matchers):
-        rows.append(
-            (
-                WARN,
-                NAME,
-                "the PreToolUse matcher is narrower than 'install' writes: tools it misses are "
-                "not governed",
-            )
-        )
-    timeout = min(timeouts) if timeouts else float(HOOK_TIMEOUT)
-    rows.append(canaries.run_canary(root, canary(timeout), found["PreToolUse"]))
+    rows = hj.events_rows(
+        NAME, SETTINGS, hj.nested_entries(hooks), {}, EVENTS[1:], " for all five events"
+    )
+    matchers = [group.get("matcher") for group, _ in pre_tool]
+    narrow = hj.matcher_row(NAME, "PreToolUse", matchers, (*hj.WIDE_MATCHERS, pre_tool_matcher()))
+    if narrow:
+        rows.append(narrow)
+    unignored = hj.ignore_row(NAME, root, ".claude", LOCAL_FILES)
+    if unignored and os.path.exists(os.path.join(root, LOCAL_SETTINGS)):
+        rows.append(unignored)
+    handlers = [handler for _group, handler in pre_tool]
+    timeout = hj.hook_timeout(handlers) or float(HOOK_TIMEOUT)
+    commands = [str(hj.command_of(handler)) for handler in handlers]
+    rows.append(canaries.run_canary(root, canary(timeout), commands))
     return rows
+
+
+def pre_tool_payload(
+    scratch: canaries.Scratch,
+    tool: str,
+    tool_input: Mapping[str, object],
+    *,
+    call_id: str = "toolu_",
+    **extra: object,
+) -> dict[str, object]:
+    """Claude Code's PreToolUse payload for the canary's write, the shape Codex and Qwen Code
+    send too (``extra``: their own fields; ``call_id``: how their call ids start)."""
+    return {
+        "session_id": scratch.session_id,
+        "cwd": scratch.root,
+        "permission_mode": "default",
+        "hook_event_name": "PreToolUse",
+        "tool_name": tool,
+        "tool_input": dict(tool_input),
+        "tool_use_id": call_id + scratch.nonce,
+        **extra,
+    }
 
 
 def canary(timeout: float = float(HOOK_TIMEOUT)) -> canaries.Canary:
@@ -131,15 +119,8 @@ def canary(timeout: float = float(HOOK_TIMEOUT)) -> canaries.Canary:
         return env
 
     def payload(scratch: canaries.Scratch) -> dict[str, object]:
-        return {
-            "session_id": scratch.session_id,
-            "cwd": scratch.root,
-            "permission_mode": "default",
-            "hook_event_name": "PreToolUse",
-            "tool_name": "Write",
-            "tool_input": {"file_path": scratch.file_path, "content": "canary\n"},
-            "tool_use_id": "toolu_" + scratch.nonce,
-        }
+        write = {"file_path": scratch.file_path, "content": "canary\n"}
+        return pre_tool_payload(scratch, "Write", write)
 
     return canaries.Canary(
         NAME,

@@ -176,7 +176,7 @@ def doctor(root: str) -> list[tuple[str, str, str]]:
             rows.append((status, NAME, f"{rel} is not executable: Cline skips it (chmod +x it)"))
     if not rows:
         rows.append((hj.OK, NAME, f"gate hooks present in {HOOKS_DIR}"))
-    rows.append(_server_row())
+    rows.append(hj.server_row(NAME, root, mcp_settings_path(), "mcpServers"))
     rows.append(hj.reach_row(NAME))
     pre_tool = os.path.join(root, HOOKS_DIR, "PreToolUse")
     if os.access(pre_tool, os.X_OK):
@@ -239,20 +239,3 @@ def refusal(outcome: canaries.Outcome) -> str | None:
     if answer.get("overrideInput") == {} and isinstance(context, str):
         return context
     return None
-
-
-def _server_row() -> tuple[str, str, str]:
-    settings = mcp_settings_path()
-    data, problem = hj.read_config(settings)
-    if problem:
-        return (hj.FAIL, NAME, problem)
-    servers = data.get("mcpServers") if data else None
-    entry = servers.get(commands.SERVER_NAME) if isinstance(servers, dict) else None
-    if isinstance(entry, dict) and entry.get("disabled") is not True:
-        return (hj.OK, NAME, f"the paw MCP server is configured in {settings}")
-    return (
-        hj.WARN,
-        NAME,
-        f"no enabled paw MCP server in {settings}: the agent cannot select an intent, so every "
-        "change is denied",
-    )

@@ -189,50 +189,28 @@ def plan(root: str) -> SetupPlan:
 # --- doctor -----------------------------------------------------------------------------
 
 
-def _our_group(entries: object) -> dict[str, object] | None:
-    for entry in entries if isinstance(entries, list) else []:
-        if not isinstance(entry, dict):
-            continue
-        group: dict[str, object] = entry
-        handlers = group.get("hooks")
-        if isinstance(handlers, list) and any(hj.is_ours(h) for h in handlers):
-            return group
-    return None
-
-
 def _hooks_rows(hooks: object) -> list[Row]:
-    rows: list[Row] = []
-    pre = _our_group(hooks.get("PreToolUse") if isinstance(hooks, dict) else None)
-    if pre is None:
+    rows = [
+        row
+        for row in hj.events_rows(
+            NAME, HOOKS, hj.nested_entries(hooks), {"PreToolUse": "Codex's tool calls"}, EVENTS[1:]
+        )
+        if row[0] != hj.OK  # the trust rows say whether Codex runs them
+    ]
+    matchers = [group.get("matcher") for group, _ in hj.gate_groups(hooks, "PreToolUse")[:1]]
+    look_around = [m for m in matchers if isinstance(m, str) and "(?" in m]
+    if look_around:
         rows.append(
-            (hj.FAIL, NAME, f"no gate hook on PreToolUse in {HOOKS}: Codex's tool calls run unseen")
+            (
+                hj.FAIL,
+                NAME,
+                f"the PreToolUse matcher {look_around[0]!r} uses look-around, which Codex "
+                "cannot compile: it drops the hook silently and tool calls run unseen",
+            )
         )
     else:
-        matcher = pre.get("matcher")
-        if isinstance(matcher, str) and "(?" in matcher:
-            rows.append(
-                (
-                    hj.FAIL,
-                    NAME,
-                    f"the PreToolUse matcher {matcher!r} uses look-around, which Codex "
-                    "cannot compile: it drops the hook silently and tool calls run unseen",
-                )
-            )
-        elif matcher not in (None, "", "*", ".*"):
-            rows.append(
-                (
-                    hj.WARN,
-                    NAME,
-                    "the PreToolUse gate hook has a matcher: tools it misses run unseen",
-                )
-            )
-    missing = [
-        event
-        for event in EVENTS[1:]
-        if _our_group(hooks.get(event) if isinstance(hooks, dict) else None) is None
-    ]
-    if missing:
-        rows.append((hj.WARN, NAME, f"gate hooks missing in {HOOKS} for {', '.join(missing)}"))
+        narrow = hj.matcher_row(NAME, "PreToolUse", matchers)
+        rows += [narrow] if narrow else []
     return rows
 
 
@@ -333,21 +311,14 @@ def doctor(root: str) -> list[Row]:
     rows += _trust_rows(root, hooks_data)
     rows.append(_server_row(root))
     rows.append(hj.reach_row(NAME))
-    group = _our_group(_hooks_of(hooks_data).get("PreToolUse"))
-    handlers = group.get("hooks") if group is not None else None
-    ours = [h for h in handlers if hj.is_ours(h)] if isinstance(handlers, list) else []
+    groups = hj.gate_groups(hooks_data.get("hooks"), "PreToolUse")
+    ours = [handler for group, handler in groups if group is groups[0][0]]
     if ours:
         from paw_tui.core.clients import canary as canaries
 
-        timeouts = [h["timeout"] for h in ours if isinstance(h.get("timeout"), (int, float))]
-        spec = canary(float(min(timeouts)) if timeouts else float(HOOK_TIMEOUT))
+        spec = canary(hj.hook_timeout(ours) or float(HOOK_TIMEOUT))
         rows.append(canaries.run_canary(root, spec, [str(hj.command_of(h)) for h in ours]))
     return rows
-
-
-def _hooks_of(data: Mapping[str, object]) -> dict[str, object]:
-    hooks = data.get("hooks")
-    return hooks if isinstance(hooks, dict) else {}
 
 
 def canary(timeout: float = float(HOOK_TIMEOUT)) -> canaries.Canary:
@@ -357,19 +328,14 @@ def canary(timeout: float = float(HOOK_TIMEOUT)) -> canaries.Canary:
     refuses the tool on ``permissionDecision: "deny"`` or exit 2, and runs it on exit 1, a
     timeout or stdout that is not JSON."""
     from paw_tui.core.clients import canary as canaries
+    from paw_tui.core.clients.claude_doctor import pre_tool_payload
 
     def payload(scratch: canaries.Scratch) -> dict[str, object]:
         body = f"*** Begin Patch\n*** Add File: {scratch.file_name}\n+canary\n*** End Patch\n"
-        return {
-            "session_id": scratch.session_id,
-            "turn_id": scratch.nonce,
-            "cwd": scratch.root,
-            "hook_event_name": "PreToolUse",
-            "permission_mode": "default",
-            "tool_name": "apply_patch",
-            "tool_input": {"command": body},
-            "tool_use_id": "call_" + scratch.nonce,
-        }
+        patch = {"command": body}
+        return pre_tool_payload(
+            scratch, "apply_patch", patch, call_id="call_", turn_id=scratch.nonce
+        )
 
     return canaries.Canary(
         NAME,

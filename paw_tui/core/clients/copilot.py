@@ -159,11 +159,9 @@ def hooks_rows(
     rows = hj.events_rows(client, HOOKS, hooks, {"preToolUse": f"{title}'s tool calls"}, optional)
     if data.get("disableAllHooks") is True:
         rows.append((hj.FAIL, client, f"{HOOKS} sets disableAllHooks: tool calls run unseen"))
-    for entry in hj.gate_entries(hooks, "preToolUse"):
-        if entry.get("matcher") not in (None, "", ".*"):
-            unseen = "the preToolUse gate hook has a matcher: tools it misses run unseen"
-            rows.append((hj.WARN, client, unseen))
-    return rows, True
+    matchers = [entry.get("matcher") for entry in hj.gate_entries(hooks, "preToolUse")]
+    narrow = hj.matcher_row(client, "preToolUse", matchers, (None, "", ".*"))
+    return [*rows, narrow] if narrow else rows, True
 
 
 def installed(root: str, client: str) -> bool:
@@ -211,9 +209,7 @@ def trust_row(root: str) -> tuple[str, str, str]:
 
 def canary_row(root: str, entry: dict[str, object]) -> tuple[str, str, str]:
     """The preToolUse entry's command, run as Copilot CLI runs it, on a ``create``."""
-    timeout = entry.get("timeoutSec")
-    seconds = float(timeout) if isinstance(timeout, (int, float)) and timeout > 0 else None
-    spec = canary(seconds or float(HOOK_TIMEOUT))
+    spec = canary(hj.hook_timeout([entry], "timeoutSec") or float(HOOK_TIMEOUT))
     return canaries.run_canary(root, spec, [str(hj.command_of(entry))])
 
 

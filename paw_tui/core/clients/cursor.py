@@ -101,12 +101,7 @@ def doctor(root: str) -> list[tuple[str, str, str]]:
                     "the preToolUse gate hook lacks failClosed: a timeout lets the call run",
                 )
             )
-        if entry.get("matcher") not in (None, "", "*", ".*"):
-            rows.append(
-                (
-                    hj.WARN,
-                    NAME,
-                    "the preToolUse gate hook has a matcher: tools it misses run unseen",
-                )
-            )
+    matchers = [entry.get("matcher") for entry in hj.gate_entries(hooks, "preToolUse")]
+    narrow = hj.matcher_row(NAME, "preToolUse", matchers)
+    rows += [narrow] if narrow else []
     return rows + hj.reach_rows(NAME, root, MCP_CONFIG, "mcpServers", TITLE)

@@ -34,7 +34,7 @@ from paw_tui.core.support.regular_file import read_regular_text
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
 
 NAME = "gemini-cli"
 TITLE = "Gemini CLI"
@@ -97,24 +97,36 @@ def post_tool_matcher(client: str = NAME) -> str:
     return "^(" + "|".join(names) + ")$"
 
 
+def matcher_groups(
+    client: str, events: Mapping[str, str], handler: Callable[[str], dict[str, object]]
+) -> dict[str, dict[str, object]]:
+    """Our matcher group per hook event (``events``: event -> the gate's event), in the form
+    Gemini CLI and Qwen Code read: ``handler(gate event)``, under the catalogue's matchers for
+    ``client``'s pre- and post-tool events."""
+    entries: dict[str, dict[str, object]] = {}
+    for event, kind in events.items():
+        group: dict[str, object] = {"hooks": [handler(kind)]}
+        if kind == hj.PRE_TOOL:
+            group = {"matcher": pre_tool_matcher(client), **group}
+        elif kind == hj.POST_TOOL:
+            group = {"matcher": post_tool_matcher(client), **group}
+        entries[event] = group
+    return entries
+
+
 def gemini_hooks() -> dict[str, dict[str, object]]:
     """Our matcher group per Gemini hook event."""
-    entries: dict[str, dict[str, object]] = {}
-    for event, kind in EVENTS.items():
-        handler = {
+
+    def handler(kind: str) -> dict[str, object]:
+        return {
             "name": HOOK_NAME,
             "type": "command",
             "command": hook_command(kind),
             "timeout": HOOK_TIMEOUT_MS,
             "env": dict(HOOK_ENV),
         }
-        group: dict[str, object] = {"hooks": [handler]}
-        if kind == hj.PRE_TOOL:
-            group = {"matcher": pre_tool_matcher(), **group}
-        elif kind == hj.POST_TOOL:
-            group = {"matcher": post_tool_matcher(), **group}
-        entries[event] = group
-    return entries
+
+    return matcher_groups(NAME, EVENTS, handler)
 
 
 def merge_settings(data: dict[str, object], path: str) -> dict[str, object]:

@@ -32,6 +32,7 @@ from paw_tui.core.clients.gemini_cli import (
     pre_tool_matcher,
     read_env_file,
 )
+from paw_tui.core.clients.server_off import GEMINI_ENABLEMENT, gemini_switches
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -39,12 +40,10 @@ if TYPE_CHECKING:
 
     Row = tuple[str, str, str]
 
-REQUIRED = {"BeforeTool": "Gemini's tool calls run unseen"}
+REQUIRED = {"BeforeTool": "Gemini's tool calls"}
 OPTIONAL = ("AfterTool", "SessionStart", "BeforeAgent", "SessionEnd")
 _VARIABLE = re.compile(r"\$(?:(\w+)|{([^}]+?)(?::-([^}]*))?})")
 """How Gemini CLI 0.61.0 finds variables in settings values (``resolveEnvVarsInString``)."""
-ENABLEMENT_FILE = "mcp-server-enablement.json"
-"""Where ``/mcp disable <server>`` records a server turned off, for every project."""
 
 
 def doctor(root: str, environ: Mapping[str, str] | None = None) -> list[Row]:
@@ -60,58 +59,23 @@ def doctor(root: str, environ: Mapping[str, str] | None = None) -> list[Row]:
     home = gemini_home(env)
     user = _user_settings(home)
     rows += _switch_rows(data, user)
-    rows += _server_rows(data, user, home)
+    rows += _server_rows(root, data, home)
     local = {**read_env_file(os.path.join(root, ENV_FILE)), **env}  # the launch env wins
     rows.append(hj.reach_row(NAME, local))
     rows += _local_file_rows(root, env)
     rows.append(trust_row(root, env))
-    for handler in _our_handlers(hooks, "BeforeTool")[:1]:
+    for _group, handler in hj.gate_groups(hooks, "BeforeTool")[:1]:
         rows.append(canary_row(root, handler, local, env))
     return rows
 
 
-def _our_handlers(hooks: object, event: str) -> list[dict[str, object]]:
-    """Our handlers (in any matcher group) under ``hooks[event]``."""
-    groups = hooks.get(event) if isinstance(hooks, dict) else None
-    found: list[dict[str, object]] = []
-    for group in groups if isinstance(groups, list) else []:
-        handlers = group.get("hooks") if isinstance(group, dict) else None
-        for handler in handlers if isinstance(handlers, list) else []:
-            if hj.is_ours(handler):
-                found.append(handler)
-    return found
-
-
-def _matchers(hooks: object, event: str) -> list[str]:
-    groups = hooks.get(event) if isinstance(hooks, dict) else None
-    return [
-        str(group.get("matcher") or "")
-        for group in (groups if isinstance(groups, list) else [])
-        if isinstance(group, dict)
-        and isinstance(group.get("hooks"), list)
-        and any(hj.is_ours(h) for h in group["hooks"])
-    ]
-
-
 def _hook_rows(hooks: object) -> list[Row]:
-    rows: list[Row] = []
-    for event, unseen in REQUIRED.items():
-        if not _our_handlers(hooks, event):
-            rows.append((hj.FAIL, NAME, f"no gate hook on {event} in {SETTINGS}: {unseen}"))
-    missing = [event for event in OPTIONAL if not _our_handlers(hooks, event)]
-    if missing:
-        rows.append((hj.WARN, NAME, f"gate hooks missing in {SETTINGS} for {', '.join(missing)}"))
-    if not rows:
-        rows.append((hj.OK, NAME, f"gate hooks present in {SETTINGS} for all five events"))
-    if any(m not in (pre_tool_matcher(), "", "*", ".*") for m in _matchers(hooks, "BeforeTool")):
-        rows.append(
-            (
-                hj.WARN,
-                NAME,
-                "the BeforeTool matcher is narrower than 'install' writes: tools it misses run unseen",
-            )
-        )
-    return rows
+    rows = hj.events_rows(
+        NAME, SETTINGS, hj.nested_entries(hooks), REQUIRED, OPTIONAL, " for all five events"
+    )
+    matchers = [group.get("matcher") for group, _ in hj.gate_groups(hooks, "BeforeTool")]
+    narrow = hj.matcher_row(NAME, "BeforeTool", matchers, (*hj.WIDE_MATCHERS, pre_tool_matcher()))
+    return [*rows, narrow] if narrow else rows
 
 
 def gemini_home(env: Mapping[str, str]) -> str:
@@ -148,7 +112,7 @@ def _switch_rows(project: Mapping[str, object], user: Mapping[str, object]) -> l
     return rows
 
 
-def _server_rows(project: Mapping[str, object], user: Mapping[str, object], home: str) -> list[Row]:
+def _server_rows(root: str, project: Mapping[str, object], home: str) -> list[Row]:
     servers = project.get("mcpServers")
     server = servers.get(commands.SERVER_NAME) if isinstance(servers, dict) else None
     if not isinstance(server, dict):
@@ -161,31 +125,14 @@ def _server_rows(project: Mapping[str, object], user: Mapping[str, object], home
             )
         ]
     rows: list[Row] = []
-    for where, settings in ((SETTINGS, project), ("~/.gemini/settings.json", user)):
-        mcp = _section(settings, "mcp")
-        excluded, allowed = mcp.get("excluded"), mcp.get("allowed")
-        if (isinstance(excluded, list) and commands.SERVER_NAME in excluded) or (
-            isinstance(allowed, list) and commands.SERVER_NAME not in allowed
-        ):
-            rows.append(
-                (
-                    hj.FAIL,
-                    NAME,
-                    f"the paw MCP server is turned off by mcp.excluded / mcp.allowed in {where}: "
-                    "the agent cannot select an intent",
-                )
-            )
-    enablement = os.path.join(home, ".gemini", ENABLEMENT_FILE)
-    states, _problem = hj.read_config(enablement)
-    state = (states or {}).get(commands.SERVER_NAME)
-    if isinstance(state, dict) and state.get("enabled") is False:
+    for where in gemini_switches(root, home):
+        if where.endswith(GEMINI_ENABLEMENT):
+            said = f"is disabled in {where} ('/mcp disable paw')"
+            how = "; run '/mcp enable paw' in Gemini CLI"
+        else:
+            said, how = f"is turned off by mcp.excluded / mcp.allowed in {where}", ""
         rows.append(
-            (
-                hj.FAIL,
-                NAME,
-                f"the paw MCP server is disabled in {enablement} ('/mcp disable paw'): the agent "
-                "cannot select an intent; run '/mcp enable paw' in Gemini CLI",
-            )
+            (hj.FAIL, NAME, f"the paw MCP server {said}: the agent cannot select an intent{how}")
         )
     if server.get("trust") is not True:
         rows.append(
@@ -277,6 +224,17 @@ def gemini_expand(text: str, environ: Mapping[str, str]) -> str:
     return _VARIABLE.sub(replace, text)
 
 
+def hook_environment(
+    handler: Mapping[str, object], local: Mapping[str, str], added: Mapping[str, str]
+) -> dict[str, str]:
+    """The environment Gemini CLI (and Qwen Code, its fork) gives a command hook: its own
+    (``local``: the launch environment over the project's ``.env``), the hook's ``env``, then
+    the variables it ``added``."""
+    hook_env = handler.get("env")
+    env = {**local, **(hook_env if isinstance(hook_env, dict) else {}), **added}
+    return {str(k): str(v) for k, v in env.items()}
+
+
 def canary(
     handler: Mapping[str, object], local: Mapping[str, str], timeout: float = canaries.WAIT_AT_MOST
 ) -> canaries.Canary:
@@ -284,17 +242,15 @@ def canary(
     environment (``local``: the launch environment over ``.gemini/.env``), the hook's own
     ``env`` and the variables it adds; it refuses the tool on ``{"decision": "deny"}`` (exit
     0) or on exit 2 with nothing on stdout, and on a crash with output that is not JSON."""
-    hook_env = handler.get("env")
 
     def environment(root: str, scratch: canaries.Scratch) -> dict[str, str]:
-        env = {**local, **(hook_env if isinstance(hook_env, dict) else {})}
-        env.update(
-            GEMINI_PROJECT_DIR=root,
-            GEMINI_CWD=root,
-            GEMINI_SESSION_ID=scratch.session_id,
-            CLAUDE_PROJECT_DIR=root,
-        )
-        return {str(k): str(v) for k, v in env.items()}
+        added = {
+            "GEMINI_PROJECT_DIR": root,
+            "GEMINI_CWD": root,
+            "GEMINI_SESSION_ID": scratch.session_id,
+            "CLAUDE_PROJECT_DIR": root,
+        }
+        return hook_environment(handler, local, added)
 
     def payload(scratch: canaries.Scratch) -> dict[str, object]:
         return {
@@ -344,7 +300,6 @@ def canary_row(
     """The BeforeTool command, expanded with the ``launch`` environment as Gemini expands its
     settings, run as Gemini runs it on a write before any selection."""
     command = gemini_expand(str(handler.get("command", "")), launch)
-    timeout = handler.get("timeout")  # milliseconds
-    seconds = timeout / 1000 if isinstance(timeout, (int, float)) and timeout > 0 else None
+    seconds = hj.hook_timeout([dict(handler)], unit=0.001)  # Gemini's are milliseconds
     spec = canary(handler, local, seconds or canaries.WAIT_AT_MOST)
     return canaries.run_canary(root, spec, [command])

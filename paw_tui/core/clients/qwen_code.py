@@ -32,14 +32,15 @@ from paw_tui.core.clients import _hooks_json as hj
 from paw_tui.core.clients import canary as canaries
 from paw_tui.core.clients import commands
 from paw_tui.core.clients.claude_code import merge_hooks
+from paw_tui.core.clients.claude_doctor import pre_tool_payload
 from paw_tui.core.clients.gemini_cli import (
     hook_command,
+    matcher_groups,
     merge_env_text,
-    post_tool_matcher,
     pre_tool_matcher,
     read_env_file,
 )
-from paw_tui.core.clients.gemini_doctor import gemini_expand
+from paw_tui.core.clients.gemini_doctor import gemini_expand, hook_environment
 from paw_tui.core.clients.plan import PlannedFile, SetupPlan, ignore_file, read_text
 
 TYPE_CHECKING = False
@@ -69,20 +70,11 @@ EVENTS = {
 
 def qwen_hooks() -> dict[str, dict[str, object]]:
     """Our matcher group per Qwen hook event (``Stop`` ends the session, as ``SessionEnd``)."""
-    entries: dict[str, dict[str, object]] = {}
-    for event, kind in EVENTS.items():
-        handler = {
-            "type": "command",
-            "command": hook_command(kind, NAME),
-            "timeout": HOOK_TIMEOUT,
-        }
-        group: dict[str, object] = {"hooks": [handler]}
-        if kind == hj.PRE_TOOL:
-            group = {"matcher": pre_tool_matcher(NAME), **group}
-        elif kind == hj.POST_TOOL:
-            group = {"matcher": post_tool_matcher(NAME), **group}
-        entries[event] = group
-    return entries
+
+    def handler(kind: str) -> dict[str, object]:
+        return {"type": "command", "command": hook_command(kind, NAME), "timeout": HOOK_TIMEOUT}
+
+    return matcher_groups(NAME, EVENTS, handler)
 
 
 def merge_settings(data: dict[str, object], path: str) -> dict[str, object]:
@@ -132,7 +124,8 @@ def plan(root: str) -> SetupPlan:
 
 # --- doctor: would Qwen run tools unseen here ---------------------------------------------
 # Failures: no gate hook on PreToolUse (with only Gemini-named hooks, a Gemini install copied
-# over: Qwen never runs them), hooks switched off (disableAllHooks), folder trust on with this
+# over: Qwen never runs them; a warning for a matcher narrower than install's), hooks switched
+# off (disableAllHooks), folder trust on with this
 # folder untrusted (Qwen then runs no project hook), and a PreToolUse command that does not
 # deny a canary write when run as Qwen runs it (bash -c, .qwen/.env under the environment).
 
@@ -150,11 +143,16 @@ def doctor(root: str, environ: Mapping[str, str] | None = None) -> list[Row]:
     rows = hj.events_rows(
         NAME,
         SETTINGS,
-        _claude_shaped(hooks),
+        hj.nested_entries(hooks),
         {"PreToolUse": "Qwen's tool calls"},
         ("PostToolUse", "UserPromptSubmit", "Stop"),
     )
-    if any(hj.gate_entries(_claude_shaped(hooks), e) for e in GEMINI_EVENTS):
+    matchers = [group.get("matcher") for group, _ in hj.gate_groups(hooks, "PreToolUse")]
+    narrow = hj.matcher_row(
+        NAME, "PreToolUse", matchers, (*hj.WIDE_MATCHERS, pre_tool_matcher(NAME))
+    )
+    rows += [narrow] if narrow else []
+    if any(hj.gate_groups(hooks, event) for event in GEMINI_EVENTS):
         rows.append(
             (hj.WARN, NAME, f"{SETTINGS} has Gemini-named gate hooks: Qwen Code never runs them")
         )
@@ -169,7 +167,7 @@ def doctor(root: str, environ: Mapping[str, str] | None = None) -> list[Row]:
     if unignored and os.path.exists(os.path.join(root, ENV_FILE)):
         rows.append(unignored)
     rows.append(trust_row(root, user, env))
-    for handler in _handlers(hooks, "PreToolUse")[:1]:
+    for _group, handler in hj.gate_groups(hooks, "PreToolUse")[:1]:
         rows.append(canary_row(root, handler, local, env))
     return rows
 
@@ -183,20 +181,6 @@ def qwen_home(env: Mapping[str, str]) -> str:
     return os.path.join(env.get("HOME") or os.path.expanduser("~"), ".qwen")
 
 
-def _claude_shaped(hooks: object) -> dict[str, list[object]]:
-    """``hooks`` with each matcher group's handlers flattened, for the shared event rows."""
-    flat: dict[str, list[object]] = {}
-    for event, groups in hooks.items() if isinstance(hooks, dict) else []:
-        for group in groups if isinstance(groups, list) else []:
-            handlers = group.get("hooks") if isinstance(group, dict) else None
-            flat.setdefault(event, []).extend(handlers if isinstance(handlers, list) else [])
-    return flat
-
-
-def _handlers(hooks: object, event: str) -> list[dict[str, object]]:
-    return hj.gate_entries(_claude_shaped(hooks), event)
-
-
 def trust_row(root: str, user: Mapping[str, object], env: Mapping[str, str]) -> Row:
     security = user.get("security")
     trust = security.get("folderTrust") if isinstance(security, dict) else None
@@ -207,14 +191,9 @@ def trust_row(root: str, user: Mapping[str, object], env: Mapping[str, str]) -> 
             "Qwen's folder trust is off (its default): any clone's .qwen/settings.json hooks "
             "and MCP servers run without asking",
         )
-    trusted = _json(os.path.join(qwen_home(env), "trustedFolders.json"))
     folder = os.path.realpath(root)
-    for path, level in trusted.items():
-        inside = folder == os.path.realpath(path) or folder.startswith(
-            os.path.join(os.path.realpath(path), "")
-        )
-        if inside and level in ("TRUST_FOLDER", "TRUST_PARENT"):
-            return (hj.OK, NAME, "this folder is trusted in ~/.qwen/trustedFolders.json")
+    if folder_trust(folder, _json(os.path.join(qwen_home(env), "trustedFolders.json"))):
+        return (hj.OK, NAME, "this folder is trusted in ~/.qwen/trustedFolders.json")
     return (
         hj.FAIL,
         NAME,
@@ -223,15 +202,33 @@ def trust_row(root: str, user: Mapping[str, object], env: Mapping[str, str]) -> 
     )
 
 
+def folder_trust(folder: str, rules: Mapping[str, object]) -> bool | None:
+    """Whether Qwen Code 0.24.4 trusts ``folder`` (a real path) by its ``trustedFolders.json``
+    ``rules`` (``trust-precedence.ts``): ``TRUST_PARENT`` trusts the rule's parent, the deepest
+    folder holding ``folder`` wins, ``DO_NOT_TRUST`` over a trust as deep; None with no rule.
+    Gemini CLI, which it forked, lets the longest rule win instead
+    (:func:`~paw_tui.core.clients.gemini_doctor.folder_trust`)."""
+    levels = {"TRUST_FOLDER": True, "TRUST_PARENT": True, "DO_NOT_TRUST": False}
+    best, verdict = -1, None
+    for rule, level in rules.items():
+        if level not in levels:
+            continue
+        place = os.path.realpath(os.path.dirname(rule) if level == "TRUST_PARENT" else rule)
+        if folder != place and not folder.startswith(os.path.join(place, "")):
+            continue
+        depth = len([part for part in place.split(os.sep) if part])
+        if depth > best or (depth == best and levels[str(level)] is False):
+            best, verdict = depth, levels[str(level)]
+    return verdict
+
+
 def canary_row(
     root: str, handler: Mapping[str, object], local: Mapping[str, str], launch: Mapping[str, str]
 ) -> Row:
     """The PreToolUse command, expanded with the ``launch`` environment as Qwen expands its
     settings (as Gemini CLI does), run as Qwen runs it on a ``write_file``."""
     command = gemini_expand(str(handler.get("command", "")), launch)
-    timeout = handler.get("timeout")  # seconds
-    seconds = float(timeout) if isinstance(timeout, (int, float)) and timeout > 0 else None
-    spec = canary(handler, local, seconds or float(HOOK_TIMEOUT))
+    spec = canary(handler, local, hj.hook_timeout([dict(handler)]) or float(HOOK_TIMEOUT))
     return canaries.run_canary(root, spec, [command])
 
 
@@ -241,29 +238,25 @@ def canary(
     """How Qwen Code 0.24.4 runs a PreToolUse hook: ``bash -c`` in the project folder, with
     its environment (``local``: the launch environment over ``.qwen/.env``), the hook's own
     ``env`` and the variables it adds; the payload is Claude Code's, with Qwen's tool."""
-    hook_env = handler.get("env")
 
     def environment(root: str, scratch: canaries.Scratch) -> dict[str, str]:
-        env = {**local, **(hook_env if isinstance(hook_env, dict) else {})}
-        env.update(
-            QWEN_CODE_SESSION_ID=scratch.session_id,
-            QWEN_PROJECT_DIR=root,
-            CLAUDE_PROJECT_DIR=root,
-            GEMINI_PROJECT_DIR=root,
-        )
-        return {str(k): str(v) for k, v in env.items()}
+        added = {
+            "QWEN_CODE_SESSION_ID": scratch.session_id,
+            "QWEN_PROJECT_DIR": root,
+            "CLAUDE_PROJECT_DIR": root,
+            "GEMINI_PROJECT_DIR": root,
+        }
+        return hook_environment(handler, local, added)
 
     def payload(scratch: canaries.Scratch) -> dict[str, object]:
-        return {
-            "session_id": scratch.session_id,
-            "cwd": scratch.root,
-            "hook_event_name": "PreToolUse",
-            "timestamp": "1970-01-01T00:00:00.000Z",
-            "permission_mode": "yolo",
-            "tool_name": "write_file",
-            "tool_input": {"file_path": scratch.file_path, "content": "canary\n"},
-            "tool_use_id": "toolu_" + scratch.nonce,
-        }
+        write = {"file_path": scratch.file_path, "content": "canary\n"}
+        return pre_tool_payload(
+            scratch,
+            "write_file",
+            write,
+            timestamp="1970-01-01T00:00:00.000Z",
+            permission_mode="yolo",
+        )
 
     return canaries.Canary(
         NAME,

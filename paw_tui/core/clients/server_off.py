@@ -18,6 +18,10 @@ from paw_tui.core.support import fastjson as json
 from paw_tui.core.support.regular_file import read_regular
 
 SERVER_NAME = "paw"
+GEMINI_SETTINGS = os.path.join(".gemini", "settings.json")
+GEMINI_ENABLEMENT = os.path.join(".gemini", "mcp-server-enablement.json")
+"""Where ``/mcp disable <server>`` records a server turned off, for every project (under the
+home folder)."""
 HOW_TO_ENABLE = {
     "claude-code": "in Claude Code: /mcp, then paw, then Enable; or run 'paw-tui install claude-code'",
     "gemini-cli": (
@@ -34,22 +38,27 @@ def _json(path: str) -> object:
         return None
 
 
-def _gemini_off(root: str, home: str) -> bool:
-    for settings in (
-        _json(os.path.join(root, ".gemini", "settings.json")),
-        _json(os.path.join(home, ".gemini", "settings.json")),
-    ):
+def gemini_switches(root: str, home: str) -> list[str]:
+    """The files that turn the paw server off in Gemini CLI for ``root``: the project's or the
+    user's settings (as ``.gemini/settings.json`` / ``~/.gemini/settings.json``) whose
+    ``mcp.excluded`` names it or whose ``mcp.allowed`` leaves it out, and the enablement file
+    (its path) when ``/mcp disable paw`` was run; empty when it is on."""
+    found: list[str] = []
+    for where, base in ((GEMINI_SETTINGS, root), ("~/" + GEMINI_SETTINGS, home)):
+        settings = _json(os.path.join(base, GEMINI_SETTINGS))
         mcp = settings.get("mcp") if isinstance(settings, dict) else None
-        if not isinstance(mcp, dict):
-            continue
-        excluded, allowed = mcp.get("excluded"), mcp.get("allowed")
-        if isinstance(excluded, list) and SERVER_NAME in excluded:
-            return True
-        if isinstance(allowed, list) and SERVER_NAME not in allowed:
-            return True
-    states = _json(os.path.join(home, ".gemini", "mcp-server-enablement.json"))
+        excluded = mcp.get("excluded") if isinstance(mcp, dict) else None
+        allowed = mcp.get("allowed") if isinstance(mcp, dict) else None
+        if (isinstance(excluded, list) and SERVER_NAME in excluded) or (
+            isinstance(allowed, list) and SERVER_NAME not in allowed
+        ):
+            found.append(where)
+    enablement = os.path.join(home, GEMINI_ENABLEMENT)
+    states = _json(enablement)
     state = states.get(SERVER_NAME) if isinstance(states, dict) else None
-    return isinstance(state, dict) and state.get("enabled") is False
+    if isinstance(state, dict) and state.get("enabled") is False:
+        found.append(enablement)
+    return found
 
 
 def how_to_enable(client: str | None, root: str, home: str | None = None) -> str | None:
@@ -58,7 +67,7 @@ def how_to_enable(client: str | None, root: str, home: str | None = None) -> str
     if client == "claude-code":
         off = paw_server_declined(root)
     elif client == "gemini-cli":
-        off = _gemini_off(root, home or os.path.expanduser("~"))
+        off = bool(gemini_switches(root, home or os.path.expanduser("~")))
     else:
         return None
     return HOW_TO_ENABLE[client] if off else None

@@ -51,17 +51,16 @@ from paw_tui.gate.events import (
     PayloadError,
     checked_cwd,
 )
-from paw_tui.gate.new_text import edit, patch, whole
+from paw_tui.gate.new_text import edit, whole
 
 NAME = "cline"
 NEW_TEXT = {
     "editor": edit("new_text"),
     "write_to_file": whole("content"),
-    "apply_patch": patch("input"),
 }
 """Where each file tool's input holds its new text (:mod:`paw_tui.gate.new_text`): ``editor``
-creates a file from ``new_text`` alone, or puts it in place of ``old_text``; ``apply_patch``
-(gpt and codex models) leaves its hunks' lines."""
+creates a file from ``new_text`` alone, or puts it in place of ``old_text``. ``apply_patch``
+(gpt and codex models) is a patch: its fields are the catalogue's."""
 EVENT_NAMES = {
     "PreToolUse": PRE_TOOL,
     "tool_call": PRE_TOOL,
@@ -107,6 +106,8 @@ MAX_CONTEXT = 49_000
 MCP_TOOL = "use_mcp_tool"
 RUN_COMMANDS = "run_commands"
 APPLY_PATCH = "apply_patch"
+PATCH_FIELD = "input"
+"""Where Cline's ``apply_patch`` keeps the patch (its SDK may also send the bare text)."""
 
 
 def parse(payload: dict[str, object], event_override: str | None = None) -> GateEvent | None:
@@ -155,9 +156,8 @@ def _read_tool_call(payload: dict[str, object], event: GateEvent) -> GateEvent:
         lines = _command_lines(typed if typed is not None else arguments.get("commands"))
         return _common.set_tool(event, tool, {**arguments, "commands": lines}, call_id)
     if tool == APPLY_PATCH:
-        body = typed if isinstance(typed, str) else arguments.get("input")
-        # the catalogue reads an apply_patch body from 'command' (Codex's spelling)
-        return _common.set_tool(event, tool, {"command": body}, call_id)
+        body = typed if isinstance(typed, str) else arguments.get(PATCH_FIELD)
+        return _common.set_tool(event, tool, {PATCH_FIELD: body}, call_id)
     server_tool = _sdk_mcp_tool(tool)
     if server_tool is not None:
         return _common.set_tool(event, _common.mcp_tool(*server_tool), arguments, call_id)

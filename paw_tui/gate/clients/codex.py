@@ -20,7 +20,6 @@ person's notice in ``systemMessage``. Only PreToolUse denies: a prompt is never 
 
 from __future__ import annotations
 
-from paw_tui.gate import new_text
 from paw_tui.gate.clients import _common, claude_code
 from paw_tui.gate.events import (
     DEFAULT_DENY_REASON,
@@ -35,8 +34,6 @@ from paw_tui.gate.events import (
 )
 
 NAME = "codex"
-NEW_TEXT = {"apply_patch": new_text.patch("command")}
-"""Where a file tool's input holds its new text (:mod:`paw_tui.gate.new_text`): the patch."""
 # Codex took Claude Code's hook names (and payload shape) for these five events.
 EVENT_NAMES = claude_code.EVENT_NAMES
 HOOK_NAMES = claude_code.HOOK_NAMES

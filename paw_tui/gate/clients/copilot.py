@@ -166,9 +166,7 @@ def tool_call(tool: str, arguments: dict[str, object]) -> tuple[str, dict[str, o
     - Copilot's PascalCase dialect reports its ``edit`` and ``apply_patch`` as Claude Code's
       ``Edit`` with Copilot's arguments (``path``, not ``file_path``): read as ``edit``, or as
       ``apply_patch`` when a patch comes in ``input`` (Copilot's own patch arguments are
-      undocumented; ``input`` is VS Code's).
-    - VS Code's ``apply_patch`` carries the patch in ``input``, where Codex's carries it in
-      ``command`` (the catalogue's field).
+      undocumented; ``input`` is VS Code's, where the catalogue reads both clients' patches).
     """
     if not tool.startswith("mcp_") and "__" not in tool:
         split = _common.split_paw_tool(tool, MCP_SEPARATORS)
@@ -178,11 +176,7 @@ def tool_call(tool: str, arguments: dict[str, object]) -> tuple[str, dict[str, o
         if "path" in arguments:
             return "edit", arguments
         if isinstance(arguments.get("input"), str):
-            tool = "apply_patch"
-    if tool == "apply_patch" and "command" not in arguments:
-        body = arguments.get("input")
-        if isinstance(body, str):
-            return tool, {**arguments, "command": body}
+            return "apply_patch", arguments
     return tool, arguments
 
 

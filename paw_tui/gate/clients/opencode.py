@@ -29,16 +29,16 @@ from paw_tui.gate.events import (
     PayloadError,
     checked_cwd,
 )
-from paw_tui.gate.new_text import edit, patch, whole
+from paw_tui.gate.new_text import edit, whole
 
 NAME = "opencode"
 NEW_TEXT = {
     "write": whole("content"),
     "edit": edit("newString", every="replaceAll"),
-    "apply_patch": patch("patchText"),
 }
-"""Where each file tool's input holds its new text (:mod:`paw_tui.gate.new_text`): a patch's
-files get the lines its hunks leave in them, as Codex's do."""
+"""Where each file tool's input holds its new text (:mod:`paw_tui.gate.new_text`); its
+``apply_patch`` is a patch (the catalogue's ``patchText``), whose files get the lines its hunks
+leave in them, as every client's patches do."""
 EVENT_NAMES = {
     "tool.execute.before": PRE_TOOL,
     "tool.execute.after": POST_TOOL,
@@ -47,8 +47,6 @@ EVENT_NAMES = {
 }
 MCP_SEPARATORS = "_"
 """How opencode joins an MCP server's name to its tool's (``paw_select_active_intent``)."""
-APPLY_PATCH = "apply_patch"
-PATCH_FIELD = "patchText"
 
 
 def parse(payload: dict[str, object], event_override: str | None = None) -> GateEvent | None:
@@ -71,12 +69,12 @@ def parse(payload: dict[str, object], event_override: str | None = None) -> Gate
 
 
 def tool_call(tool: str, arguments: dict[str, object]) -> tuple[str, dict[str, object]]:
-    """The name and input the gate reads a call under (paw's MCP tools, the patch's field)."""
+    """The name and input the gate reads a call under: paw's own MCP tools in the handshake's
+    form, every other call as opencode sent it (the catalogue reads opencode's own fields,
+    ``apply_patch``'s ``patchText`` among them)."""
     split = _common.split_paw_tool(tool, MCP_SEPARATORS)
     if split is not None:
         return _common.mcp_tool(*split), arguments
-    if tool == APPLY_PATCH and isinstance(arguments.get(PATCH_FIELD), str):
-        return tool, {**arguments, "command": arguments[PATCH_FIELD]}
     return tool, arguments
 
 

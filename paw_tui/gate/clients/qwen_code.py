@@ -14,7 +14,8 @@ stderr. So the payload is read and the answer written by the Claude Code adapter
 - A headless run sends no ``SessionEnd``; ``Stop`` (the end of the agent's turn, ``agent_id``
   set for a sub-agent's) releases the session. In an interactive session that means once per
   turn: the next prompt's context asks the agent to select its intent again.
-- ``run_shell_command`` names its working directory ``directory`` (Gemini: ``dir_path``).
+- ``run_shell_command`` names its working directory ``directory`` (Gemini: ``dir_path``): the
+  catalogue's entry for Qwen says so.
 - MCP tools are ``mcp__<server>__<tool>`` and reached through ``tool_search``; the hook sees the
   underlying tool, never ``tool_call``.
 """
@@ -22,7 +23,7 @@ stderr. So the payload is read and the answer written by the Claude Code adapter
 from __future__ import annotations
 
 from paw_tui.gate.clients import claude_code
-from paw_tui.gate.events import SESSION_START, Answer, Decision, GateEvent, PayloadError
+from paw_tui.gate.events import SESSION_START, Answer, Decision, GateEvent
 from paw_tui.gate.new_text import edit, whole
 
 NAME = "qwen-code"
@@ -37,8 +38,6 @@ RENAMED = {"Stop": "SessionEnd"}
 IGNORED_EVENTS = frozenset(
     {"StopFailure", "PermissionRequest", "MessageDisplay", "SessionDelete", "SubagentStart"}
 )
-SHELL_TOOL = "run_shell_command"
-SHELL_DIRECTORY = "directory"
 
 
 def parse(payload: dict[str, object], event_override: str | None = None) -> GateEvent | None:
@@ -52,16 +51,7 @@ def parse(payload: dict[str, object], event_override: str | None = None) -> Gate
     if name == "UserPromptSubmit" and not payload.get("prompt"):
         if not payload.get("submitted_prompt"):
             return None  # a model request after a tool result, not the person's prompt
-    event = claude_code.parse(payload, event_override, client=NAME)
-    if event is None:
-        return None
-    if event.tool == SHELL_TOOL:
-        directory = event.tool_input.get(SHELL_DIRECTORY)
-        if directory is not None and not isinstance(directory, str):
-            raise PayloadError(f"the {SHELL_DIRECTORY} of {SHELL_TOOL} is not a path")
-        if directory and directory.strip():
-            event.command_cwd = directory
-    return event
+    return claude_code.parse(payload, event_override, client=NAME)
 
 
 def render(event: GateEvent, decision: Decision) -> Answer:

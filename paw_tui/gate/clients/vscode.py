@@ -28,7 +28,7 @@ from __future__ import annotations
 from paw_tui.gate.clients.copilot import NEW_TEXT as _COPILOT_NEW_TEXT
 from paw_tui.gate.clients.copilot import context_only, deny, render
 from paw_tui.gate.clients.copilot import parse_for as _parse_for
-from paw_tui.gate.new_text import NewText, patch, whole
+from paw_tui.gate.new_text import NewText, whole
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -43,7 +43,6 @@ NEW_TEXT = {
     "multi_replace_string_in_file": NewText(
         edits="replacements", fragment=("newString",), edit_paths=("filePath",)
     ),
-    "apply_patch": patch("input"),
 }
 """Where each file tool's input holds its new text (:mod:`paw_tui.gate.new_text`): Copilot's
 tools (the same harness) and VS Code's own."""

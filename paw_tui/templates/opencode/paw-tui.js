@@ -100,31 +100,27 @@ export const PawTui = async ({ directory, worktree }) => {
   };
   const end = (session) =>
     ask(directory, home, { event: "session.end", sessionID: session, directory }, END_TIMEOUT_MS);
+  // one tool call, before it runs or after, under its session's root (a sub-agent's parent)
+  const toolEvent = (event, input, args) =>
+    ask(directory, home, {
+      event,
+      sessionID: root(input.sessionID),
+      callID: input.callID,
+      tool: input.tool,
+      args,
+      directory,
+    });
   return {
     "tool.execute.before": async (input, output) => {
       if (READ_ONLY.has(input.tool)) return;
-      const answer = await ask(directory, home, {
-        event: "tool.execute.before",
-        sessionID: root(input.sessionID),
-        callID: input.callID,
-        tool: input.tool,
-        args: output.args,
-        directory,
-      });
+      const answer = await toolEvent("tool.execute.before", input, output.args);
       if (answer.failed) throw new Error(FALLBACK.replace("%s", answer.failed));
       if (answer.decision !== "allow") throw new Error(answer.reason || "Denied by paw-tui.");
       if (answer.context) guidance.set(input.callID, answer.context);
     },
     "tool.execute.after": async (input, output) => {
       if (READ_ONLY.has(input.tool)) return;
-      const answer = await ask(directory, home, {
-        event: "tool.execute.after",
-        sessionID: root(input.sessionID),
-        callID: input.callID,
-        tool: input.tool,
-        args: input.args,
-        directory,
-      });
+      const answer = await toolEvent("tool.execute.after", input, input.args);
       const notes = [guidance.get(input.callID), answer.context].filter(Boolean);
       guidance.delete(input.callID);
       if (notes.length && typeof output.output === "string") {
