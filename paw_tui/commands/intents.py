@@ -8,7 +8,6 @@ import argparse
 from paw_tui.commands.common import (
     add_by_option,
     format_time,
-    person_name,
     require_person,
     require_valid_policy,
     state_for,
@@ -16,6 +15,7 @@ from paw_tui.commands.common import (
 )
 from paw_tui.commands.output import write_json, write_out
 from paw_tui.commands.registry import add_command
+from paw_tui.core.ledger.acts import person_name
 from paw_tui.core.ledger.touched import touched_files
 
 DESCRIPTION = """\

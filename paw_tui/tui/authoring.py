@@ -90,8 +90,8 @@ def save_intent(root: str, fields: FormFields, editing: str | None) -> tuple[lis
     from paw_tui.core.errors import PawError
     from paw_tui.core.intents.authoring import create_intent, update_intent
     from paw_tui.core.intents.drafts import DraftError, IntentDraft
+    from paw_tui.core.ledger.acts import person_name
     from paw_tui.core.workspace.state import WorkspaceState
-    from paw_tui.tui.controllers.decisions import decider_name
 
     draft = IntentDraft(
         id=fields.id,
@@ -106,12 +106,12 @@ def save_intent(root: str, fields: FormFields, editing: str | None) -> tuple[lis
     state = WorkspaceState(root)
     try:
         if editing is None:
-            done = create_intent(state, draft, by=decider_name())
+            done = create_intent(state, draft, by=person_name(via="tui"))
         else:
             related = state.policy.intent(editing)
             if related is not None:  # fields the form does not show are kept
                 draft = replace(draft, related_specs=tuple(related.related_specs))
-            done = update_intent(state, editing, draft, by=decider_name())
+            done = update_intent(state, editing, draft, by=person_name(via="tui"))
     except DraftError as error:
         return list(error.problems), ""
     except PawError as error:

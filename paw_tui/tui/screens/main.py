@@ -326,12 +326,14 @@ class MainScreen(Screen[None]):
     def set_status(self, intent_id: str, status: str) -> None:
         from paw_tui.core.errors import PawError
         from paw_tui.core.handshake.selection import set_intent_status
+        from paw_tui.core.ledger.acts import person_name
         from paw_tui.core.workspace.state import WorkspaceState
-        from paw_tui.tui.controllers.approvals import decider_name
         from paw_tui.tui.dialogs.act_failed import report_failure
 
         try:
-            old = set_intent_status(WorkspaceState(self.root), intent_id, status, by=decider_name())
+            old = set_intent_status(
+                WorkspaceState(self.root), intent_id, status, by=person_name(via="tui")
+            )
         except PawError as exc:
             self.app.call_from_thread(report_failure, self.app, str(exc))
             return

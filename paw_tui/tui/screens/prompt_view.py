@@ -138,8 +138,8 @@ class PromptView(Screen[None]):
 
     def apply(self, action: str, scope: str) -> None:
         from paw_tui.core.errors import PawError
+        from paw_tui.core.ledger.acts import person_name
         from paw_tui.core.prompt.supervisor import clear_supervisor, set_supervisor
-        from paw_tui.tui.controllers.decisions import decider_name
 
         if scope == "session" and self.session_id == NO_SESSION:
             self.notify("Pick a session first, or set it for every session.", severity="warning")
@@ -148,9 +148,9 @@ class PromptView(Screen[None]):
         try:
             text = self.query_one("#supervisor-input", Input).value
             if action == "set":
-                set_supervisor(self.root, text, target, by=decider_name())
+                set_supervisor(self.root, text, target, by=person_name(via="tui"))
             else:
-                clear_supervisor(self.root, target, by=decider_name())
+                clear_supervisor(self.root, target, by=person_name(via="tui"))
         except PawError as exc:
             from paw_tui.tui.dialogs.act_failed import report_failure
 

@@ -153,13 +153,15 @@ class SessionsView(Screen[None]):
     def release(self, session_id: str) -> None:
         from paw_tui.core.errors import PawError
         from paw_tui.core.handshake.selection import release_session
+        from paw_tui.core.ledger.acts import person_name
         from paw_tui.core.workspace.state import WorkspaceState
-        from paw_tui.tui.controllers.decisions import decider_name
         from paw_tui.tui.dialogs.act_failed import report_failure
 
         state = WorkspaceState(self.root)
         try:
-            done = release_session(state, session_id, reason=f"released by {decider_name()}")
+            done = release_session(
+                state, session_id, reason=f"released by {person_name(via='tui')}"
+            )
         except PawError as exc:
             self.app.call_from_thread(report_failure, self.app, str(exc))
             return
