@@ -4,7 +4,18 @@ from __future__ import annotations
 
 import os
 
+from rich.text import Text
+
+from paw_tui.core.support.printable import printable
+
 ELLIPSIS = "…"
+
+
+def plain(text: str) -> Text:
+    """Text from a file or an agent (a session id, a work item's folder, a path) for a table
+    cell or a picker, which read a ``str`` as markup: shown as written, control characters
+    escaped (a session id ``[/]`` would otherwise stop the app with a markup error)."""
+    return Text(printable(text))
 
 
 def shorten_home(path: str) -> str:

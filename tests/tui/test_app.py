@@ -62,7 +62,7 @@ async def test_first_intent_is_highlighted_and_scope_is_filled(
         ):
             assert expected in details
         # the holder of INT-001 is shown
-        assert table.get_cell("INT-001", "held") == "s1"
+        assert str(table.get_cell("INT-001", "held")) == "s1"
         # touched files come from the ledger index, with their recorded hash
         await until(pilot, lambda: "src/auth/a.py" in text_of(app, "#scope-touched"))
         recorded = next(r for r in ledger_lines(workspace) if r["event"] == "mutation")

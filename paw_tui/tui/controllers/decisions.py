@@ -192,5 +192,5 @@ class DecisionQueue(Generic[Item]):
         except PawError as exc:
             app.call_from_thread(report_failure, app, str(exc))
             return
-        app.call_from_thread(app.notify, told)
+        app.call_from_thread(app.notify, told, markup=False)  # it names the agent's session
         app.call_from_thread(self._show_any)

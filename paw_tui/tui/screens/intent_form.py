@@ -188,7 +188,7 @@ class IntentForm(ModalScreen[str | None]):
         if problems:
             self.post_message(self.Refused(problems))
             return
-        self.app.call_from_thread(self.notify, told)
+        self.app.call_from_thread(self.notify, printable(told), markup=False)
         self.app.call_from_thread(self.dismiss, fields.id.strip())
 
     @on(Refused)

@@ -182,6 +182,7 @@ class MainScreen(Screen[None]):
                 f"{event.worker.group or event.worker.name} failed: {type(error).__name__}: {error}",
                 severity="error",
                 timeout=10,
+                markup=False,
             )
 
     # -- what the watcher reports ------------------------------------------------------------
@@ -278,7 +279,9 @@ class MainScreen(Screen[None]):
         policy = self.query_one(IntentsPane).policy
         if policy is None or not policy.valid:
             reason = policy.unavailable_reason if policy is not None else "not read yet"
-            self.notify(f"The intents cannot be edited now: {reason}", severity="error")
+            self.notify(
+                f"The intents cannot be edited now: {reason}", severity="error", markup=False
+            )
             return
 
         def saved(intent_id: str | None) -> None:

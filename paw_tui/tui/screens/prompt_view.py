@@ -15,6 +15,8 @@ from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Header, Input, Label, Select, Static
 
 from paw_tui.core.prompt.assembly import PromptLayer
+from paw_tui.core.support.printable import printable
+from paw_tui.tui.display import plain
 
 NO_SESSION = "(a new session)"
 
@@ -83,7 +85,7 @@ class PromptView(Screen[None]):
     @on(Sessions)
     def _sessions(self, message: Sessions) -> None:
         select = self.query_one("#prompt-session", Select)
-        select.set_options([(NO_SESSION, NO_SESSION)] + [(s, s) for s in message.ids])
+        select.set_options([(NO_SESSION, NO_SESSION)] + [(plain(s), s) for s in message.ids])
         select.value = NO_SESSION
 
     @on(Select.Changed, "#prompt-session")
@@ -119,7 +121,11 @@ class PromptView(Screen[None]):
         for number, layer in enumerate(message.layers, 1):
             data = layer.to_dict()
             table.add_row(
-                str(number), layer.name, layer.source, f"{data['chars']:,}", f"{data['tokens']:,}"
+                str(number),
+                layer.name,
+                plain(layer.source),
+                f"{data['chars']:,}",
+                f"{data['tokens']:,}",
             )
         self.query_one("#prompt-text", Static).update(assemble_prompt(message.layers))
 
@@ -158,7 +164,8 @@ class PromptView(Screen[None]):
             return
         self.notify(
             f"Supervisor instruction {'set' if action == 'set' else 'cleared'} "
-            f"for {'every session' if target is None else 'session ' + target}."
+            f"for {'every session' if target is None else 'session ' + printable(target)}.",
+            markup=False,
         )
         self.assemble(self.session_id)
 

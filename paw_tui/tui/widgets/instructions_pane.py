@@ -13,7 +13,7 @@ from textual.message import Message
 from textual.widgets import DataTable, Input, Select, Static
 
 from paw_tui.core.context.layers import Layer, resolve_layers, work_items
-from paw_tui.tui.display import elide_middle, shorten_home
+from paw_tui.tui.display import elide_middle, plain, shorten_home
 from paw_tui.tui.widgets.pane import Pane
 
 COLUMNS = ("LAYER", "STATUS", "SIZE", "TOKENS", "PATH")
@@ -118,8 +118,8 @@ class InstructionsPane(Pane):
         work_select = self.query_one("#work-select", Select)
         if not (agent_select.query("SelectOverlay") and work_select.query("SelectOverlay")):
             return  # the app is closing: the pickers lost their parts
-        agent_select.set_options([(name, name) for name in message.agents])
-        work_select.set_options([(name, name) for name in message.work_items])
+        agent_select.set_options([(plain(name), name) for name in message.agents])
+        work_select.set_options([(plain(name), name) for name in message.work_items])
         if message.agents:
             agent_select.value = message.agents[0]
         if message.work_items:
@@ -206,4 +206,4 @@ class InstructionsPane(Pane):
                 row.status, style=self.get_component_rich_style(f"layer--{row.status.lower()}")
             )
             shown = elide_middle(path, max(12, room)) if table.size.width else path
-            table.add_row(row.name, status, size, tokens, shown)
+            table.add_row(row.name, status, size, tokens, plain(shown))

@@ -10,7 +10,8 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Input, Static
 
 from paw_tui.core.policy.compiled import Policy
-from paw_tui.tui.display import elide_middle
+from paw_tui.core.support.printable import printable
+from paw_tui.tui.display import elide_middle, plain
 from paw_tui.tui.messages import IntentHighlighted
 from paw_tui.tui.widgets.pane import Pane
 from paw_tui.tui.widgets.vim_table import VimDataTable
@@ -144,8 +145,10 @@ class IntentsPane(Pane):
             table.add_row(
                 intent.id,
                 Text(intent.status, style=self._status_style(intent.status)),
-                Text(held, style=awaiting_style) if intent.id in self.awaiting else held,
-                elide_middle(intent.name, name_width),
+                Text(printable(held), style=awaiting_style)
+                if intent.id in self.awaiting
+                else plain(held),
+                plain(elide_middle(intent.name, name_width)),
                 key=intent.id,
             )
         ids = [intent.id for intent in intents]
