@@ -88,3 +88,27 @@ async def test_what_a_decision_on_a_markup_session_says_is_shown_as_written(
         await answer(pilot, "y")
         told = f"Approved INT-002 for session {SESSION}."
         await until(pilot, lambda: told in toasts(app))
+
+
+@pytest.mark.anyio
+async def test_a_scope_request_whose_reason_holds_an_escape_sequence_is_shown_escaped(
+    workspace: Path, user_dir: str
+) -> None:
+    """The reason is the agent's: kept as ``\\x1b[2J`` (printable), whose ``[2J`` the
+    modal's markup read as the start of a tag, and the next tag stopped the app."""
+    from textual.widgets import Static
+
+    from paw_tui.tui.dialogs.scope_request import ScopeRequestModal
+
+    from .pilot_wait import answer
+    from .test_scope_requests_tui import ask_scope
+
+    assert ask_scope(workspace, "docs/**", "clear \x1b[2J the [screen") == 0
+    app = PawApp(str(workspace), user_dir=user_dir)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, ScopeRequestModal))
+        summary = app.screen.query_one("#approval-summary", Static)
+        await until(pilot, lambda: "Reason given" in str(summary.render()))
+        assert "Reason given: clear \\x1b[2J the [screen" in str(summary.render())
+        await answer(pilot, "n")
+        await until(pilot, lambda: not isinstance(app.screen, ScopeRequestModal))

@@ -7,18 +7,11 @@ escaped and its markup neutralised.
 
 from __future__ import annotations
 
-from rich.markup import escape
-
-from paw_tui.core.support.printable import printable
-from paw_tui.tui.display import ago
+from paw_tui.tui.display import ago, safe
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from paw_tui.tui.controllers.request_facts import Dependency, RequestFacts
-
-
-def safe(text: object) -> str:
-    return escape(printable(str(text)))
 
 
 def who_asks(facts: RequestFacts, now: float) -> str:

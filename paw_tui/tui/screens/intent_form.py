@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rich.markup import escape
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -30,6 +29,7 @@ from paw_tui.tui.authoring import (
     proposed_id,
     save_intent,
 )
+from paw_tui.tui.display import safe
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -170,8 +170,8 @@ class IntentForm(ModalScreen[str | None]):
         if message.patterns != self.fields().owned_scope:
             return  # typed on since: a newer preview follows
         preview = message.preview
-        lines = [f"[$text-muted]covers[/] {escape(printable(preview.summary()))}"]
-        lines += [f"[b $warning]⚠ {escape(printable(flag))}[/]" for flag in preview.flags]
+        lines = [f"[$text-muted]covers[/] {safe(preview.summary())}"]
+        lines += [f"[b $warning]⚠ {safe(flag)}[/]" for flag in preview.flags]
         self.query_one("#form-preview", Static).update("\n".join(lines))
 
     # -- saving ------------------------------------------------------------------------------
@@ -202,7 +202,7 @@ class IntentForm(ModalScreen[str | None]):
             self.query_one(f"#form-{field}").add_class("-invalid")
         error = self.query_one("#form-error", Static)
         lines = [f"[b]Not saved[/b] ({len(message.problems)} to fix; nothing was written):"]
-        lines += [f"• {escape(printable(problem))}" for problem in message.problems]
+        lines += [f"• {safe(problem)}" for problem in message.problems]
         error.update("\n".join(lines))
         error.display = True
 

@@ -27,7 +27,7 @@ from paw_tui.tui.attention import Attention
 from paw_tui.tui.controllers.approvals import ApprovalQueue
 from paw_tui.tui.controllers.decisions import DecisionQueue
 from paw_tui.tui.controllers.scope_requests import ScopeRequestQueue, ScopeRequestsChanged
-from paw_tui.tui.display import shorten_home
+from paw_tui.tui.display import safe, shorten_home
 from paw_tui.tui.header import subtitle
 from paw_tui.tui.messages import (
     ApprovalsChanged,
@@ -219,17 +219,13 @@ class MainScreen(Screen[None]):
     def _ledger_health(self, message: LedgerHealthChanged) -> None:
         """While the ledger cannot be appended the gate denies every mutating tool and no
         act of the person's can be recorded: a banner says so until it can."""
-        from rich.markup import escape
-
-        from paw_tui.core.support.printable import printable
-
         banner = self.query_one("#ledger-banner", Static)
         health = message.health
         banner.display = health.denying
         if health.denying:
             banner.update(
                 "[b]The gate is denying every mutating tool: it cannot record.[/b] "
-                + escape(printable(health.message()))
+                + safe(health.message())
             )
 
     @on(ApprovalsChanged)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rich.markup import escape
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
@@ -13,7 +12,7 @@ from textual.message import Message
 from textual.widgets import DataTable, Input, Select, Static
 
 from paw_tui.core.context.layers import Layer, resolve_layers, work_items
-from paw_tui.tui.display import elide_middle, plain, shorten_home
+from paw_tui.tui.display import elide_middle, plain, safe, shorten_home
 from paw_tui.tui.widgets.pane import Pane
 
 COLUMNS = ("LAYER", "STATUS", "SIZE", "TOKENS", "PATH")
@@ -163,7 +162,7 @@ class InstructionsPane(Pane):
         self._shown_for = None
         self.show_layers()
         self.query_one("#context-text", Static).update(message.text)
-        self.border_subtitle = escape(message.agent)
+        self.border_subtitle = safe(message.agent)
 
     def on_resize(self) -> None:
         if self.built:
