@@ -91,6 +91,31 @@ async def test_what_a_decision_on_a_markup_session_says_is_shown_as_written(
 
 
 @pytest.mark.anyio
+async def test_the_scope_pane_shows_an_intent_s_control_characters_escaped(
+    workspace: Path, user_dir: str
+) -> None:
+    """The Scope pane shows an intent with the decision modals' lines (one renderer), its
+    text escaped as theirs is: a YAML ``\\e`` reached the terminal as ESC."""
+    from textual.widgets import Static
+
+    intents = workspace / ".orchestration" / "active_intents.yaml"
+    intents.write_text(
+        intents.read_text().replace(
+            "description: Move the API from Basic Auth to JWT.",
+            'description: "Move the API\\e[2J to JWT."',
+        )
+    )
+    app = PawApp(str(workspace), user_dir=user_dir, watch_approvals=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        details = app.query_one("#scope-details", Static)
+        await until(pilot, lambda: "INT-001" in str(details.render()))
+        shown = str(details.render())
+        assert "Move the API\\x1b[2J to JWT." in shown
+        assert "\x1b" not in shown
+        assert "  0  src/auth/**" in shown and "Constraints" in shown
+
+
+@pytest.mark.anyio
 async def test_a_scope_request_whose_reason_holds_an_escape_sequence_is_shown_escaped(
     workspace: Path, user_dir: str
 ) -> None:

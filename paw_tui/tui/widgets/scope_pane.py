@@ -14,6 +14,7 @@ from textual.widgets import Input, Static
 from paw_tui.core.ledger.touched import touched_files
 from paw_tui.core.policy.compiled import Policy
 from paw_tui.tui.display import safe
+from paw_tui.tui.intent_text import intent_details, intent_heading
 from paw_tui.tui.widgets.pane import Pane
 
 
@@ -62,28 +63,16 @@ class ScopePane(Pane):
                 else safe(self.policy.unavailable_reason or "")
             )
             return
-        lines = [f"[b]{safe(intent.id)}[/b] · {safe(intent.name)} · [i]{intent.status}[/i]"]
-        if intent.description:
-            lines.append(safe(intent.description))
-        lines.append("[b]owned_scope[/b]")
-        lines += [f"  {i}  {safe(p)}" for i, p in enumerate(intent.owned_scope)] or [
-            "  (none: owns nothing)"
-        ]
-        for title, values in (
-            ("constraints", intent.constraints),
-            ("acceptance criteria", intent.acceptance_criteria),
-        ):
-            if values:
-                lines.append(f"[b]{title}[/b]")
-                lines += [f"  • {safe(v)}" for v in values]
+        lines = [intent_heading(intent)]
+        lines += intent_details(intent, scope_title="owned_scope", numbered=True)
         details.update("\n".join(lines))
 
     def render_touched(self) -> None:
         widget = self.query_one("#scope-touched", Static)
         if not self.touched:
-            widget.update("[b]touched files[/b]\n  (none recorded)")
+            widget.update("[b]Touched files[/b]\n  (none recorded)")
             return
-        lines = ["[b]touched files[/b]"]
+        lines = ["[b]Touched files[/b]"]
         for entry in self.touched[:50]:
             digest = str(entry.get("content_hash") or "").split(":")[-1][:10]
             changed = entry.get("changed")
