@@ -17,6 +17,8 @@ from paw_tui.tui.screens.intent_form import IntentForm
 from paw_tui.tui.screens.sessions_view import SessionsView
 from paw_tui.tui.widgets.trace_view import TraceView
 
+from .pilot_wait import modal_on_screen
+
 WIDE = (160, 48)
 SMALL = (80, 24)
 SIZE = WIDE  # the default for a scene not listed below
@@ -115,12 +117,9 @@ async def settle(pilot: Pilot[None], scene: str) -> None:
         ready = ready and any(table.row_count > 0 for table in tables)
         ready = ready and "…" not in str(app.sub_title).split("shell:")[-1]  # protection probed
         if approval_scene(scene):
-            ready = (
-                ready
-                and isinstance(app.screen, ApprovalModal)
-                and bool(app.screen.query("#approval-buttons"))
-                and app.screen.armed  # as the person sees it once it takes decisions
-            )
+            modal = modal_on_screen(app, ApprovalModal)
+            # as the person sees it once it takes decisions
+            ready = ready and modal is not None and modal.armed
         if scene == "trace-denials" and ready:
             if "match" not in status:
                 # the trace zoomed to the whole screen: every column of its lines
