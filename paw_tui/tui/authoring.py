@@ -44,29 +44,23 @@ def preview_patterns(root: str, patterns: tuple[str, ...]) -> ScopePreview:
     return preview_scope(root, patterns, policy=load_policy(root))
 
 
-FIELD_WORDS = (
-    ("owned_scope", "scope"),
-    ("depends_on", "depends"),
-    ("depend on itself", "depends"),
-    ("acceptance_criteria", "criteria"),
-    ("constraints", "constraints"),
-    ("description", "description"),
-    ("status", "status"),
-    ("needs a name", "name"),
-    ("The name of", "name"),
-    ("intent id", "id"),
-    ("already exists", "id"),
-)
-"""How the core's problems name a field (its messages name the value at fault and where it
-is), mapped to the form's field."""
+FORM_FIELDS = {
+    "id": "id",
+    "name": "name",
+    "description": "description",
+    "owned_scope": "scope",
+    "constraints": "constraints",
+    "acceptance_criteria": "criteria",
+    "depends_on": "depends",
+    "status": "status",
+}
+"""The draft's fields (:class:`~paw_tui.core.intents.drafts.Problem` names one) as the
+form's widgets (``#form-<name>``)."""
 
 
 def field_of_problem(problem: str) -> str | None:
-    """The form field a refusal names (``scope``, ``name``, ...), or None."""
-    for words, field in FIELD_WORDS:
-        if words in problem:
-            return field
-    return None
+    """The form field a refusal is about (``scope``, ``name``, ...), or None."""
+    return FORM_FIELDS.get(getattr(problem, "field", ""))
 
 
 def save_intent(root: str, draft: IntentDraft, editing: str | None) -> tuple[list[str], str]:
