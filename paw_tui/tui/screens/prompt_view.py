@@ -143,29 +143,34 @@ class PromptView(Screen[None]):
             self.apply(action, scope)
 
     def apply(self, action: str, scope: str) -> None:
-        from paw_tui.core.errors import PawError
-        from paw_tui.core.ledger.acts import person_name
-        from paw_tui.core.prompt.supervisor import clear_supervisor, set_supervisor
-
         if scope == "session" and self.session_id == NO_SESSION:
             self.notify("Pick a session first, or set it for every session.", severity="warning")
             return
-        target = self._target(scope)
+        text = self.query_one("#supervisor-input", Input).value
+        self.change_supervisor(action, self._target(scope), text)
+
+    @work(thread=True, group="supervisor", exit_on_error=False)
+    def change_supervisor(self, action: str, target: str | None, text: str) -> None:
+        """A person's act, recorded first (the state lock, the ledger's lock, a sync): off
+        the screen's thread, which a lock held by a gate would otherwise freeze."""
+        from paw_tui.core.errors import PawError
+        from paw_tui.core.ledger.acts import person_name
+        from paw_tui.core.prompt.supervisor import clear_supervisor, set_supervisor
+        from paw_tui.tui.dialogs.act_failed import report_failure
+
         try:
-            text = self.query_one("#supervisor-input", Input).value
             if action == "set":
                 set_supervisor(self.root, text, target, by=person_name(via="tui"))
             else:
                 clear_supervisor(self.root, target, by=person_name(via="tui"))
         except PawError as exc:
-            from paw_tui.tui.dialogs.act_failed import report_failure
-
-            report_failure(self.app, str(exc))  # stays until dismissed: nothing was set
+            # stays until dismissed: nothing was set
+            self.app.call_from_thread(report_failure, self.app, str(exc))
             return
-        self.notify(
-            f"Supervisor instruction {'set' if action == 'set' else 'cleared'} "
-            f"for {'every session' if target is None else 'session ' + printable(target)}.",
-            markup=False,
+        done = "set" if action == "set" else "cleared"
+        whom = "every session" if target is None else "session " + printable(target)
+        self.app.call_from_thread(
+            self.notify, f"Supervisor instruction {done} for {whom}.", markup=False
         )
         self.assemble(self.session_id)
 
