@@ -50,19 +50,6 @@ def approval_scene(scene: str) -> bool:
     return scene.startswith("approval")
 
 
-def depend_on_unfinished_work(demo: DemoWorkspace) -> None:
-    """The request waiting in the demo (INT-003, rate limiting) made to depend on INT-001,
-    which is still IN_PROGRESS: what the approval modal must make stand out. An edit a person
-    could make in the file; the ledger is untouched."""
-    path = os.path.join(demo.root, ".orchestration", "active_intents.yaml")
-    with open(path, encoding="utf-8") as handle:
-        text = handle.read()
-    head, marker, tail = text.partition("  - id: INT-003\n")
-    tail = tail.replace("    depends_on: []\n", '    depends_on: ["INT-001"]\n', 1)
-    with open(path, "w", encoding="utf-8") as handle:
-        handle.write(head + marker + tail)
-
-
 def prepare_demo(base: str) -> DemoWorkspace:
     """A fresh copy of the demo at ``base`` (a fixed path keeps the pictures stable)."""
     if os.path.isdir(base):
@@ -79,8 +66,6 @@ def prepare_demo(base: str) -> DemoWorkspace:
 
 def build_app(scene: str, demo: DemoWorkspace) -> PawApp:
     user_dir = os.path.join(demo.user_home, ".paw", "instructions")
-    if approval_scene(scene):
-        depend_on_unfinished_work(demo)
     return PawApp(
         demo.root,
         user_dir=user_dir,
