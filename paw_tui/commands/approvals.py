@@ -46,7 +46,6 @@ def add_parser(
 
 
 def run(args: argparse.Namespace) -> int:
-
     from paw_tui.core.errors import ValidationError
     from paw_tui.core.handshake.approvals import iter_requests, pending_requests
 

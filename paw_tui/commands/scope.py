@@ -44,7 +44,6 @@ def add_parser(
 
 
 def run(args: argparse.Namespace) -> int:
-
     from paw_tui.core.handshake.scope_requests import iter_requests, pending_requests
 
     if args.action != "requests":
