@@ -173,3 +173,71 @@ def test_a_fresh_workspace_s_first_act_creates_and_records(tmp_path: Path, run_c
     assert [r["event"] for r in records(fresh)] == ["intent_created"]
     assert json.loads(json.dumps(records(fresh)[0]["after"]))["owned_scope"] == ["src/**"]
     assert os.path.exists(fresh / ".orchestration" / "active_intents.yaml")
+
+
+# -- who the record says did it ---------------------------------------------------------------
+def test_the_person_is_named_by_the_flag_else_the_login_name_else_human(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One rule for every face (the command line's --by, the TUI's "(tui)")."""
+    from paw_tui.core.ledger.acts import person_name
+
+    monkeypatch.setenv("USER", "carol")
+    monkeypatch.setenv("USERNAME", "CAROL-PC")
+    assert person_name() == "carol"
+    assert person_name("dana") == "dana"
+    assert person_name(via="tui") == "carol (tui)"
+    monkeypatch.delenv("USER")
+    assert person_name() == "CAROL-PC"  # Windows
+    monkeypatch.delenv("USERNAME")
+    assert person_name() == "human"
+    assert person_name(via="tui") == "human (tui)"
+
+
+@pytest.mark.parametrize(
+    ("name", "reason"),
+    [
+        ("set-status", "IN_PROGRESS -> BLOCKED (by {who})"),
+        ("release", "released by {who} (paw-tui sessions release)"),
+        ("supervisor", "for every session, by {who}"),
+    ],
+)
+def test_every_cli_act_names_the_person_login_name_or_by(
+    root: Path, run_cli: RunCli, name: str, reason: str
+) -> None:
+    """``sessions release`` named "a human", ``set-status`` once said "cli": each act's
+    record now names who did it, ``--by`` where given."""
+    argv = cli_act(root, name)
+    assert run_cli(*argv, env={"USER": "carol"}, cwd=root).code == 0
+    assert records(root)[-1]["reason"] == reason.format(who="carol")
+    if name == "set-status":
+        argv = ["intents", "set-status", "INT-001", "IN_PROGRESS"]
+        reason = "BLOCKED -> IN_PROGRESS (by {who})"
+    else:
+        argv = cli_act(root, name)
+    assert run_cli(*argv, "--by", "dana", env={"USER": "carol"}, cwd=root).code == 0
+    assert records(root)[-1]["reason"] == reason.format(who="dana")
+
+
+def test_a_claim_release_that_cannot_be_recorded_leaves_the_claim(tmp_path: Path) -> None:
+    """``claims release`` appended its record with no care for a refusal (exit 1, a bare
+    ledger error): it is refused like every other act (exit 2), the claim left in place."""
+    import subprocess
+    import time
+
+    from gatekit import PAW, Clock
+    from test_claims import _machine, _remote_refs
+
+    remote = tmp_path / "remote.git"
+    subprocess.run(["git", "init", "--quiet", "--bare", str(remote)], check=True)
+    laptop = _machine(tmp_path, "laptop", remote)
+    assert select(laptop, "sess-old", "INT-001", Clock(time.time() - 2 * 3600)).accepted
+    claims = _remote_refs(remote)
+    assert len(claims) == 1
+    break_ledger(laptop)
+    done = subprocess.run(
+        [PAW, "claims", "release", "INT-001"], cwd=laptop, capture_output=True, text=True
+    )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("Releasing the claim on INT-001 " + NOT_RECORDED)
+    assert _remote_refs(remote) == claims

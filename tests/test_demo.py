@@ -184,6 +184,17 @@ def test_one_pending_approval_and_one_working_session(demo: DemoWorkspace) -> No
     assert len(active) == 1 and held[active[0].intent_id or ""] == active[0].session_id
 
 
+def test_the_waiting_request_depends_on_unfinished_work(demo: DemoWorkspace) -> None:
+    """What the approval modal must make stand out (DESIGN §11), shown by the demo itself:
+    the intent waiting for approval depends on one that is not finished."""
+    (pending,) = approvals_store.pending_requests(demo.root)
+    policy = load_policy(demo.root)
+    intent = policy.intent(pending.intent_id)
+    assert intent is not None and intent.depends_on
+    statuses = {dependency: policy.intent(dependency) for dependency in intent.depends_on}
+    assert any(other is not None and other.status != "COMPLETED" for other in statuses.values())
+
+
 # -- paw-tui demo -------------------------------------------------------------------------
 
 

@@ -113,6 +113,19 @@ def test_every_problem_is_listed_for_the_form(root: Path) -> None:
     assert str(refused.value).startswith(f"{problems[0]} (3 more: ")
 
 
+def test_each_problem_names_the_field_it_is_about(root: Path) -> None:
+    """The form marks the field a problem names (its ``field``), not a word found in it."""
+    draft = cart(id="INT-001", status="DONE", owned_scope=("[",), name="owned_scope\x07")
+    problems = check_draft(state(root).policy, draft)
+    assert [problem.field for problem in problems] == [
+        "id",
+        "name",
+        "status",
+        "owned_scope",
+        "depends_on",
+    ]
+
+
 def test_negated_and_whole_tree_patterns_are_not_flagged_as_protected(root: Path) -> None:
     done = create_intent(state(root), cart(owned_scope=("**", "!.orchestration/**", "*.md")))
     assert done.intent.owned_scope == ["**", "!.orchestration/**", "*.md"]

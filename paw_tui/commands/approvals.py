@@ -7,13 +7,13 @@ import argparse
 from paw_tui.commands.common import (
     add_by_option,
     format_time,
-    person_name,
     require_person,
     state_for,
     table,
 )
 from paw_tui.commands.output import write_json, write_out
 from paw_tui.commands.registry import add_command
+from paw_tui.core.ledger.acts import person_name
 
 
 def add_parser(
@@ -46,7 +46,6 @@ def add_parser(
 
 
 def run(args: argparse.Namespace) -> int:
-
     from paw_tui.core.errors import ValidationError
     from paw_tui.core.handshake.approvals import iter_requests, pending_requests
 

@@ -113,6 +113,7 @@ def _release(state, remote: str, intent_id: str, force: bool) -> int:  # type: i
     from paw_tui.core.claims.remote import CHANGED, GONE, ClaimError, drop_claim, read_claim
     from paw_tui.core.errors import ValidationError
     from paw_tui.core.ledger import records
+    from paw_tui.core.ledger.acts import person_name, recorded
 
     require_person("releasing an intent's claim")
     try:
@@ -130,12 +131,14 @@ def _release(state, remote: str, intent_id: str, force: bool) -> int:  # type: i
             "TTL. Ask its holder, or pass --force."
         )
     # the act and its record stand or fall together: recorded first, then done
-    state.record(
+    recorded(
+        state,
+        f"releasing the claim on {intent_id}",
         records.SESSION_RELEASED,
         session_id=info.session_id if info else None,
         intent_id=intent_id,
         client=info.client if info else None,
-        reason=f"claim on '{remote}' released by a human (paw-tui claims release): {holder}",
+        reason=f"claim on '{remote}' released by {person_name()} (paw-tui claims release): {holder}",
     )
     try:
         outcome = drop_claim(state.root, remote, intent_id, claim.commit)

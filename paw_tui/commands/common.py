@@ -79,8 +79,6 @@ def format_time(seconds: float | None) -> str:
 
 def require_person(act: str) -> None:
     """Refuse (exit 2) ``act`` when this command runs inside an agent's tool process."""
-    import os
-
     from paw_tui.core.clients.markers import person_only_refusal
     from paw_tui.core.errors import ValidationError
 
@@ -93,10 +91,6 @@ BY_HELP = "who did it, for the ledger's record (default: $USER)"
 
 
 def add_by_option(parser: argparse.ArgumentParser) -> None:
-    """``--by NAME``: who did a person's act, as its ledger record says."""
+    """``--by NAME``: who did a person's act, as its ledger record says
+    (:func:`paw_tui.core.ledger.acts.person_name`)."""
     parser.add_argument("--by", default=None, metavar="NAME", help=BY_HELP)
-
-
-def person_name(by: str | None = None) -> str:
-    """Who does a person's act: ``--by``, else ``$USER`` (``%USERNAME%``), else ``human``."""
-    return by or os.environ.get("USER") or os.environ.get("USERNAME") or "human"

@@ -7,8 +7,6 @@ import argparse
 
 from paw_tui.commands.common import (
     add_by_option,
-    format_time,
-    person_name,
     require_person,
     require_valid_policy,
     state_for,
@@ -16,6 +14,7 @@ from paw_tui.commands.common import (
 )
 from paw_tui.commands.output import write_json, write_out
 from paw_tui.commands.registry import add_command
+from paw_tui.core.ledger.acts import person_name
 from paw_tui.core.ledger.touched import touched_files
 
 DESCRIPTION = """\
@@ -183,20 +182,13 @@ def _select(state, intent_id: str, session_id: str, client: str) -> int:  # type
 
 
 def _set_status(state, intent_id: str, status: str, by: str | None) -> int:  # type: ignore[no-untyped-def]
-
     from paw_tui.core.handshake.selection import set_intent_status
-    from paw_tui.core.intents.status import check_status
 
     _find(state, intent_id)
     new = status.strip().upper()
-    check_status(new)
-    who = person_name(by)
-    old = set_intent_status(state, intent_id, new, by=who)
+    old = set_intent_status(state, intent_id, new, by=person_name(by))
     if old == new:
         write_out(f"{intent_id} is already {new}.\n")
     else:
         write_out(f"{intent_id}: {old} -> {new}\n")
     return 0
-
-
-_ = format_time

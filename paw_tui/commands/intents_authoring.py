@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import argparse
 
-from paw_tui.commands.common import add_by_option, person_name
+from paw_tui.commands.common import add_by_option
 from paw_tui.commands.output import write_err, write_out
+from paw_tui.core.ledger.acts import person_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import argparse
 
-from paw_tui.commands.common import person_name, require_person, state_for
+from paw_tui.commands.common import add_by_option, require_person, state_for
 from paw_tui.commands.output import write_json, write_out
 from paw_tui.commands.registry import add_command
+from paw_tui.core.ledger.acts import person_name
 
 
 def add_parser(
@@ -35,6 +36,7 @@ def add_parser(
     parser.add_argument(
         "--json", action="store_true", help="each layer with its source and size, as JSON"
     )
+    add_by_option(parser)
     parser.set_defaults(run=run)
 
 
@@ -48,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         from paw_tui.core.prompt.supervisor import clear_supervisor, set_supervisor
 
         scope = f"session {args.session}" if args.session else "every session"
-        who = person_name()
+        who = person_name(args.by)
         if args.clear_supervisor:
             removed = clear_supervisor(state.root, args.session, by=who, state=state)
             write_out(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from paw_tui.commands.common import format_time, require_person, state_for, table
+from paw_tui.commands.common import add_by_option, format_time, require_person, state_for, table
 from paw_tui.commands.output import write_json, write_out
 from paw_tui.commands.registry import add_command
 
@@ -26,6 +26,7 @@ def add_parser(
         "release", help="end a session's lock (it must select again)", parents=parents
     )
     release.add_argument("session_id", metavar="S")
+    add_by_option(release)
     parser.set_defaults(run=run)
 
 
@@ -37,9 +38,11 @@ def run(args: argparse.Namespace) -> int:
         require_person("releasing a session's intent")
         from paw_tui.core.errors import ValidationError
         from paw_tui.core.handshake.selection import release_session
+        from paw_tui.core.ledger.acts import person_name
 
+        who = person_name(args.by)
         released = release_session(
-            state, args.session_id, reason="released by a human (paw-tui sessions release)"
+            state, args.session_id, reason=f"released by {who} (paw-tui sessions release)"
         )
         if released is None:
             raise ValidationError(f"No session '{args.session_id}'.")

@@ -64,14 +64,14 @@ class PawApp(App[None]):
     def on_mount(self) -> None:
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         for problem in self.setting_problems:
-            self.notify(problem, title="Keymap", severity="error", timeout=20)
+            self.notify(problem, title="Keymap", severity="error", timeout=20, markup=False)
 
     def _remember_theme(self, theme: Theme) -> None:
         from paw_tui.tui.settings import save_theme
 
         problem = save_theme(theme.name)
         if problem:
-            self.notify(problem, severity="warning")
+            self.notify(problem, severity="warning", markup=False)
 
     def action_help(self) -> None:
         from paw_tui.tui.dialogs.help import HelpScreen

@@ -9,30 +9,15 @@ Functions here run in worker threads (they take the state lock, read and write f
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
-
-from paw_tui.core.intents.scope_preview import ScopePreview
+from dataclasses import replace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from paw_tui.core.intents.drafts import IntentDraft
+    from paw_tui.core.intents.scope_preview import ScopePreview
     from paw_tui.core.policy.compiled import Policy
 
-Preview = ScopePreview
 DEFAULT_PREFIX = "INT-"
-
-
-@dataclass(frozen=True)
-class FormFields:
-    """What the form holds; list fields one item a line, as typed."""
-
-    id: str
-    name: str
-    description: str
-    owned_scope: tuple[str, ...]
-    constraints: tuple[str, ...]
-    acceptance_criteria: tuple[str, ...]
-    depends_on: tuple[str, ...]
-    status: str
 
 
 def proposed_id(policy: Policy) -> str:
@@ -51,7 +36,7 @@ def proposed_id(policy: Policy) -> str:
             return candidate
 
 
-def preview_patterns(root: str, patterns: tuple[str, ...]) -> Preview:
+def preview_patterns(root: str, patterns: tuple[str, ...]) -> ScopePreview:
     """How many files ``patterns`` cover, a few of them, and the patterns to flag."""
     from paw_tui.core.intents.scope_preview import preview_scope
     from paw_tui.core.policy.compiled import load_policy
@@ -59,59 +44,44 @@ def preview_patterns(root: str, patterns: tuple[str, ...]) -> Preview:
     return preview_scope(root, patterns, policy=load_policy(root))
 
 
-FIELD_WORDS = (
-    ("owned_scope", "scope"),
-    ("depends_on", "depends"),
-    ("depend on itself", "depends"),
-    ("acceptance_criteria", "criteria"),
-    ("constraints", "constraints"),
-    ("description", "description"),
-    ("status", "status"),
-    ("needs a name", "name"),
-    ("The name of", "name"),
-    ("intent id", "id"),
-    ("already exists", "id"),
-)
-"""How the core's problems name a field (its messages name the value at fault and where it
-is), mapped to the form's field."""
+FORM_FIELDS = {
+    "id": "id",
+    "name": "name",
+    "description": "description",
+    "owned_scope": "scope",
+    "constraints": "constraints",
+    "acceptance_criteria": "criteria",
+    "depends_on": "depends",
+    "status": "status",
+}
+"""The draft's fields (:class:`~paw_tui.core.intents.drafts.Problem` names one) as the
+form's widgets (``#form-<name>``)."""
 
 
 def field_of_problem(problem: str) -> str | None:
-    """The form field a refusal names (``scope``, ``name``, ...), or None."""
-    for words, field in FIELD_WORDS:
-        if words in problem:
-            return field
-    return None
+    """The form field a refusal is about (``scope``, ``name``, ...), or None."""
+    return FORM_FIELDS.get(getattr(problem, "field", ""))
 
 
-def save_intent(root: str, fields: FormFields, editing: str | None) -> tuple[list[str], str]:
-    """Create (``editing`` None) or update the intent: ``(problems, "")`` when refused (by
-    validation, or because the act could not be recorded), else ``([], what to tell)``."""
+def save_intent(root: str, draft: IntentDraft, editing: str | None) -> tuple[list[str], str]:
+    """Create (``editing`` None) or update the intent from what the form holds:
+    ``(problems, "")`` when refused (by validation, or because the act could not be
+    recorded), else ``([], what to tell)``."""
     from paw_tui.core.errors import PawError
     from paw_tui.core.intents.authoring import create_intent, update_intent
-    from paw_tui.core.intents.drafts import DraftError, IntentDraft
+    from paw_tui.core.intents.drafts import DraftError
+    from paw_tui.core.ledger.acts import person_name
     from paw_tui.core.workspace.state import WorkspaceState
-    from paw_tui.tui.controllers.decisions import decider_name
 
-    draft = IntentDraft(
-        id=fields.id,
-        name=fields.name,
-        status=fields.status,
-        description=fields.description,
-        owned_scope=fields.owned_scope,
-        constraints=fields.constraints,
-        acceptance_criteria=fields.acceptance_criteria,
-        depends_on=fields.depends_on,
-    )
     state = WorkspaceState(root)
     try:
         if editing is None:
-            done = create_intent(state, draft, by=decider_name())
+            done = create_intent(state, draft, by=person_name(via="tui"))
         else:
             related = state.policy.intent(editing)
             if related is not None:  # fields the form does not show are kept
                 draft = replace(draft, related_specs=tuple(related.related_specs))
-            done = update_intent(state, editing, draft, by=decider_name())
+            done = update_intent(state, editing, draft, by=person_name(via="tui"))
     except DraftError as error:
         return list(error.problems), ""
     except PawError as error:

@@ -4,7 +4,26 @@ from __future__ import annotations
 
 import os
 
+from rich.text import Text
+
+from paw_tui.core.support.printable import printable
+
 ELLIPSIS = "…"
+
+
+def safe(text: object) -> str:
+    """Text from a file, an agent or the keyboard for inside Textual markup: control
+    characters escaped and every ``[`` escaped. (``rich.markup.escape`` leaves a ``[`` that
+    does not look like a tag, such as the ``[2J`` of an escaped ``\\x1b[2J``; Textual's
+    parser reads it as the start of one, and a later tag then stops the app.)"""
+    return printable(str(text)).replace("[", "\\[")
+
+
+def plain(text: str) -> Text:
+    """Text from a file or an agent (a session id, a work item's folder, a path) for a table
+    cell or a picker, which read a ``str`` as markup: shown as written, control characters
+    escaped (a session id ``[/]`` would otherwise stop the app with a markup error)."""
+    return Text(printable(text))
 
 
 def shorten_home(path: str) -> str:

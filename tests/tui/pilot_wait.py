@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
+from textual.app import App
 from textual.pilot import Pilot
+
+from paw_tui.tui.dialogs.decision import DecisionModal
+
+Modal = TypeVar("Modal", bound=DecisionModal)
 
 
 async def until(pilot: Pilot[None], condition: Callable[[], object], steps: int = 400) -> None:
@@ -16,11 +22,17 @@ async def until(pilot: Pilot[None], condition: Callable[[], object], steps: int 
     assert condition(), "condition never held"
 
 
+def modal_on_screen(app: App[None], kind: type[Modal]) -> Modal | None:
+    """The decision modal of ``kind`` on screen, once composed (its buttons are there)."""
+    screen = app.screen
+    if isinstance(screen, kind) and screen.query("#approval-buttons"):
+        return screen
+    return None
+
+
 async def answer(pilot: Pilot[None], key: str) -> None:
     """Press ``key`` on the decision modal on screen once it takes decisions (a key typed
     before then is set aside: paw_tui.tui.dialogs.decision)."""
-    from paw_tui.tui.dialogs.decision import DecisionModal
-
     screen = pilot.app.screen
     assert isinstance(screen, DecisionModal), screen
     await until(pilot, lambda: screen.armed)

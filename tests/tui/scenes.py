@@ -17,6 +17,8 @@ from paw_tui.tui.screens.intent_form import IntentForm
 from paw_tui.tui.screens.sessions_view import SessionsView
 from paw_tui.tui.widgets.trace_view import TraceView
 
+from .pilot_wait import modal_on_screen
+
 WIDE = (160, 48)
 SMALL = (80, 24)
 SIZE = WIDE  # the default for a scene not listed below
@@ -48,19 +50,6 @@ def approval_scene(scene: str) -> bool:
     return scene.startswith("approval")
 
 
-def depend_on_unfinished_work(demo: DemoWorkspace) -> None:
-    """The request waiting in the demo (INT-003, rate limiting) made to depend on INT-001,
-    which is still IN_PROGRESS: what the approval modal must make stand out. An edit a person
-    could make in the file; the ledger is untouched."""
-    path = os.path.join(demo.root, ".orchestration", "active_intents.yaml")
-    with open(path, encoding="utf-8") as handle:
-        text = handle.read()
-    head, marker, tail = text.partition("  - id: INT-003\n")
-    tail = tail.replace("    depends_on: []\n", '    depends_on: ["INT-001"]\n', 1)
-    with open(path, "w", encoding="utf-8") as handle:
-        handle.write(head + marker + tail)
-
-
 def prepare_demo(base: str) -> DemoWorkspace:
     """A fresh copy of the demo at ``base`` (a fixed path keeps the pictures stable)."""
     if os.path.isdir(base):
@@ -77,8 +66,6 @@ def prepare_demo(base: str) -> DemoWorkspace:
 
 def build_app(scene: str, demo: DemoWorkspace) -> PawApp:
     user_dir = os.path.join(demo.user_home, ".paw", "instructions")
-    if approval_scene(scene):
-        depend_on_unfinished_work(demo)
     return PawApp(
         demo.root,
         user_dir=user_dir,
@@ -115,12 +102,9 @@ async def settle(pilot: Pilot[None], scene: str) -> None:
         ready = ready and any(table.row_count > 0 for table in tables)
         ready = ready and "…" not in str(app.sub_title).split("shell:")[-1]  # protection probed
         if approval_scene(scene):
-            ready = (
-                ready
-                and isinstance(app.screen, ApprovalModal)
-                and bool(app.screen.query("#approval-buttons"))
-                and app.screen.armed  # as the person sees it once it takes decisions
-            )
+            modal = modal_on_screen(app, ApprovalModal)
+            # as the person sees it once it takes decisions
+            ready = ready and modal is not None and modal.armed
         if scene == "trace-denials" and ready:
             if "match" not in status:
                 # the trace zoomed to the whole screen: every column of its lines

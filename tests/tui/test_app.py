@@ -24,14 +24,9 @@ from paw_tui.tui.widgets.trace_pane import TracePane
 from paw_tui.tui.widgets.trace_view import TraceView
 
 from .conftest import approvals_required, claude, gate, ledger_lines, select, write
-from .pilot_wait import answer, until
+from .pilot_wait import answer, modal_on_screen, until
 
 SIZE = (140, 44)
-
-
-def modal_ready(app: PawApp) -> bool:
-    """The approval modal is on screen and composed."""
-    return isinstance(app.screen, ApprovalModal) and bool(app.screen.query("#approval-buttons"))
 
 
 def text_of(app: PawApp, selector: str) -> str:
@@ -62,7 +57,7 @@ async def test_first_intent_is_highlighted_and_scope_is_filled(
         ):
             assert expected in details
         # the holder of INT-001 is shown
-        assert table.get_cell("INT-001", "held") == "s1"
+        assert str(table.get_cell("INT-001", "held")) == "s1"
         # touched files come from the ledger index, with their recorded hash
         await until(pilot, lambda: "src/auth/a.py" in text_of(app, "#scope-touched"))
         recorded = next(r for r in ledger_lines(workspace) if r["event"] == "mutation")
@@ -292,7 +287,7 @@ async def test_approval_flow_end_to_end(workspace: Path, user_dir: str) -> None:
     assert write(workspace, "s2", "src/billing/pdf.py") == 2  # awaits human approval
     app = PawApp(str(workspace), user_dir=user_dir)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: modal_ready(app))
+        await until(pilot, lambda: modal_on_screen(app, ApprovalModal))
         modal = app.screen
         assert isinstance(modal, ApprovalModal)
         title = modal.query_one("#approval-title").render()
@@ -327,12 +322,12 @@ async def test_reject_frees_the_intent_and_escape_leaves_it_pending(
     assert select(workspace, "s2", "INT-002") == 0
     app = PawApp(str(workspace), user_dir=user_dir)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: modal_ready(app))
+        await until(pilot, lambda: modal_on_screen(app, ApprovalModal))
         await pilot.press("escape")
         await until(pilot, lambda: not isinstance(app.screen, ApprovalModal))
         assert len(pending_requests(str(workspace))) == 1
         await pilot.press("a")  # review the pending ones again
-        await until(pilot, lambda: modal_ready(app))
+        await until(pilot, lambda: modal_on_screen(app, ApprovalModal))
         await answer(pilot, "n")
         await until(pilot, lambda: not pending_requests(str(workspace)))
     assert write(workspace, "s2", "src/billing/pdf.py") == 2  # rejected: no intent
@@ -348,7 +343,7 @@ async def test_a_request_decided_elsewhere_closes_its_modal(workspace: Path, use
     assert select(workspace, "s2", "INT-002") == 0
     app = PawApp(str(workspace), user_dir=user_dir)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: modal_ready(app))
+        await until(pilot, lambda: modal_on_screen(app, ApprovalModal))
         assert main(["approvals", "approve", "--session", "s2", "--workspace", str(workspace)]) == 0
         await until(pilot, lambda: not isinstance(app.screen, ApprovalModal))
         assert app.is_running

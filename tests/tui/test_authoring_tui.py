@@ -141,3 +141,19 @@ async def test_the_sessions_view_lists_live_sessions_and_releases_one(
         await until(pilot, lambda: str(table.get_cell("INT-001", "held")) == "-")
     released = [r for r in ledger_lines(workspace) if r["event"] == "session_released"]
     assert len(released) == 1 and released[0]["session_id"] == "s1"
+
+
+@pytest.mark.anyio
+async def test_a_refusal_marks_the_field_it_is_about_not_one_its_words_name(
+    workspace: Path, user_dir: str
+) -> None:
+    """A name holding a control character and the word owned_scope: the name is marked (the
+    form once matched the words of the message, and marked the scope)."""
+    app = PawApp(str(workspace), user_dir=user_dir, watch_approvals=False)
+    async with app.run_test(size=SIZE) as pilot:
+        form = await open_form(app, pilot, "e")
+        form.query_one("#form-name", Input).value = "fix owned_scope\x07"
+        await pilot.press("ctrl+s")
+        await until(pilot, lambda: "Not saved" in text_of(form, "#form-error"))
+        assert form.query_one("#form-name").has_class("-invalid")
+        assert not form.query_one("#form-scope").has_class("-invalid")

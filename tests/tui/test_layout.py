@@ -93,7 +93,7 @@ async def test_at_80x24_every_pane_is_a_tab_with_its_essentials(
         await pilot.press("2")
         table = app.query_one("#intents-table", DataTable)
         await until(pilot, lambda: table.row_count == 3)
-        assert table.get_cell("INT-001", "held") == "s1"
+        assert str(table.get_cell("INT-001", "held")) == "s1"
         held = table.ordered_columns[2]
         assert str(held.label) == "HELD BY" and held.content_width >= 2
         # instructions: the context text has rows of its own, tokens a real estimate

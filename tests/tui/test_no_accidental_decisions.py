@@ -17,7 +17,7 @@ from paw_tui.tui.dialogs.decision import ARM_DELAY
 from paw_tui.tui.screens.prompt_view import PromptView
 
 from .conftest import approvals_required, ledger_lines, select
-from .pilot_wait import answer, until
+from .pilot_wait import answer, modal_on_screen, until
 
 SIZE = (100, 30)
 DECISIONS = ("approval_granted", "approval_rejected")
@@ -25,13 +25,6 @@ DECISIONS = ("approval_granted", "approval_rejected")
 
 def decided(root: Path) -> list[object]:
     return [r["event"] for r in ledger_lines(root) if r["event"] in DECISIONS]
-
-
-def modal_on_screen(app: PawApp) -> ApprovalModal | None:
-    screen = app.screen
-    if isinstance(screen, ApprovalModal) and screen.query("#approval-buttons"):
-        return screen
-    return None
 
 
 @pytest.mark.anyio
@@ -62,8 +55,8 @@ async def test_a_selection_arriving_while_typing_in_a_field_waits_and_yes_stays_
         assert any("waits for you" in str(n.title) for n in app._notifications)
         # leaving the field (and the view) lets the request take the screen
         await pilot.press("escape")
-        await until(pilot, lambda: modal_on_screen(app))
-        modal = modal_on_screen(app)
+        await until(pilot, lambda: modal_on_screen(app, ApprovalModal))
+        modal = modal_on_screen(app, ApprovalModal)
         assert modal is not None
         await until(pilot, lambda: app.focused is modal.query_one("#later"))  # the safe default
         await answer(pilot, "n")
@@ -80,8 +73,8 @@ async def test_keys_typed_before_the_modal_was_on_screen_decide_nothing(
     app = PawApp(str(workspace), user_dir=user_dir)
     async with app.run_test(size=SIZE) as pilot:
         typed_before = events.Key("y", "y")  # pressed before anything was painted
-        await until(pilot, lambda: modal_on_screen(app))
-        modal = modal_on_screen(app)
+        await until(pilot, lambda: modal_on_screen(app, ApprovalModal))
+        modal = modal_on_screen(app, ApprovalModal)
         assert modal is not None
         title = modal.query_one("#approval-title", Static).render()
         assert str(title) == TITLE
@@ -94,7 +87,7 @@ async def test_keys_typed_before_the_modal_was_on_screen_decide_nothing(
             typed.time = modal.armed_at - ARM_DELAY / 2
             app.post_message(typed)
         await pilot.pause()
-        assert modal_on_screen(app) is modal
+        assert modal_on_screen(app, ApprovalModal) is modal
         assert modal.ignored == ["y", "y", "tab", "enter"]
         assert "typed before" in str(modal.query_one("#decision-note", Static).render())
         assert decided(workspace) == [] and len(pending_requests(str(workspace))) == 1
@@ -119,8 +112,8 @@ async def test_the_modal_is_a_summary_with_dependencies_client_and_age(
     assert select(workspace, "s2", "INT-002") == 0
     app = PawApp(str(workspace), user_dir=user_dir)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: modal_on_screen(app))
-        modal = modal_on_screen(app)
+        await until(pilot, lambda: modal_on_screen(app, ApprovalModal))
+        modal = modal_on_screen(app, ApprovalModal)
         assert modal is not None
         shown = str(modal.query_one("#approval-summary", Static).render())
         for expected in (
@@ -151,7 +144,7 @@ async def test_an_intent_awaiting_approval_is_marked_so_in_the_intents_pane(
         assert str(table.get_cell("INT-001", "held")) == "s1"  # approved: held
         # at 80 columns the header keeps the count, the path gives way
         await until(pilot, lambda: "1 waiting (a)" in str(app.sub_title))
-        await until(pilot, lambda: modal_on_screen(app))
+        await until(pilot, lambda: modal_on_screen(app, ApprovalModal))
         await answer(pilot, "y")
         await until(pilot, lambda: str(table.get_cell("INT-002", "held")) == "s2")
         assert "waiting" not in str(app.sub_title)

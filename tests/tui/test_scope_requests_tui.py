@@ -16,11 +16,12 @@ from paw_tui.core.handshake.scope_requests import iter_requests, pending_request
 from paw_tui.core.ledger.store import Ledger
 from paw_tui.tui.app import PawApp
 from paw_tui.tui.dialogs.approval import ApprovalModal
+from paw_tui.tui.dialogs.decision import DecisionModal
 from paw_tui.tui.dialogs.scope_request import TITLE, ScopeRequestModal
 from paw_tui.tui.widgets.trace_view import TraceView
 
 from .conftest import approvals_required, claude, gate, ledger_lines, select, write
-from .pilot_wait import answer, until
+from .pilot_wait import answer, modal_on_screen, until
 
 SIZE = (120, 40)
 SESSION = "s1"  # holds INT-001 in the fixture's workspace
@@ -39,13 +40,6 @@ def ask_scope(root: Path, pattern: str, reason: str, session: str = SESSION) -> 
             tool_input={"pattern": pattern, "reason": reason},
         ),
     )
-
-
-def scope_modal(app: PawApp) -> ScopeRequestModal | None:
-    screen = app.screen
-    if isinstance(screen, ScopeRequestModal) and screen.query("#approval-buttons"):
-        return screen
-    return None
 
 
 def intents_text(root: Path) -> str:
@@ -68,8 +62,8 @@ async def test_deny_request_restart_grant_then_the_agent_may_write(
     # first run of the TUI: the request pops up; the person puts it off and quits
     app = PawApp(str(workspace), user_dir=user_dir)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: scope_modal(app))
-        modal = scope_modal(app)
+        await until(pilot, lambda: modal_on_screen(app, ScopeRequestModal))
+        modal = modal_on_screen(app, ScopeRequestModal)
         assert modal is not None
         title = modal.query_one("#approval-title").render()
         assert isinstance(title, Content) and title.plain == TITLE
@@ -85,7 +79,7 @@ async def test_deny_request_restart_grant_then_the_agent_may_write(
         shown = str(modal.query_one("#approval-summary").render())
         assert "JWT Authentication Migration" in shown and "docs/**" in shown
         await pilot.press("escape")
-        await until(pilot, lambda: scope_modal(app) is None)
+        await until(pilot, lambda: modal_on_screen(app, ScopeRequestModal) is None)
         # put off, not forgotten: the header counts what waits
         assert "1 waiting (a)" in str(app.sub_title)
     assert [r.id for r in pending_requests(str(workspace))] == [request.id]
@@ -95,10 +89,10 @@ async def test_deny_request_restart_grant_then_the_agent_may_write(
     # after a restart the request is there again, read from its file
     app = PawApp(str(workspace), user_dir=user_dir)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: scope_modal(app))
+        await until(pilot, lambda: modal_on_screen(app, ScopeRequestModal))
         await answer(pilot, "y")
         await until(pilot, lambda: not pending_requests(str(workspace)))
-        await until(pilot, lambda: scope_modal(app) is None)
+        await until(pilot, lambda: modal_on_screen(app, ScopeRequestModal) is None)
         await until(pilot, lambda: "waiting" not in str(app.sub_title))
     # the agent's next call passes, through the gate as the client runs it
     assert write(workspace, SESSION, TARGET) == 0
@@ -120,7 +114,7 @@ async def test_deny_in_the_modal_is_recorded_and_the_scope_stays(
     before = intents_text(workspace)
     app = PawApp(str(workspace), user_dir=user_dir)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: scope_modal(app))
+        await until(pilot, lambda: modal_on_screen(app, ScopeRequestModal))
         await answer(pilot, "n")
         await until(pilot, lambda: not pending_requests(str(workspace)))
     [decided] = list(iter_requests(str(workspace)))
@@ -138,13 +132,19 @@ async def test_a_request_decided_at_the_cli_closes_its_modal(
     [request] = pending_requests(str(workspace))
     app = PawApp(str(workspace), user_dir=user_dir)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: scope_modal(app))
+        await until(pilot, lambda: modal_on_screen(app, ScopeRequestModal))
         assert main(["scope", "grant", request.id, "--workspace", str(workspace)]) == 0
-        await until(pilot, lambda: scope_modal(app) is None)
+        await until(pilot, lambda: modal_on_screen(app, ScopeRequestModal) is None)
         assert app.is_running
         # a request filed while the TUI runs pops up without a key press
         assert ask_scope(workspace, "notes/**", "more") == 0
-        await until(pilot, lambda: (m := scope_modal(app)) is not None and m.pattern == "notes/**")
+        await until(
+            pilot,
+            lambda: (
+                (m := modal_on_screen(app, ScopeRequestModal)) is not None
+                and m.pattern == "notes/**"
+            ),
+        )
     assert write(workspace, SESSION, TARGET) == 0
 
 
@@ -159,12 +159,8 @@ async def test_approvals_and_scope_requests_take_turns(workspace: Path, user_dir
     async with app.run_test(size=SIZE) as pilot:
 
         def decision_modal() -> type | None:
-            screen = app.screen
-            if isinstance(screen, (ApprovalModal, ScopeRequestModal)) and screen.query(
-                "#approval-buttons"
-            ):
-                return type(screen)
-            return None
+            modal = modal_on_screen(app, DecisionModal)
+            return type(modal) if modal is not None else None
 
         await until(pilot, decision_modal)
         first = decision_modal()

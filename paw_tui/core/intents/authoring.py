@@ -106,7 +106,7 @@ def change_scope(
     already there; recorded as ``intent_edited``. A pattern to remove that the scope does not
     hold is refused, naming it."""
     from paw_tui.core.handshake.sessions import state_lock
-    from paw_tui.core.intents.drafts import DraftError, pattern_problems
+    from paw_tui.core.intents.drafts import DraftError, Problem, pattern_problems
     from paw_tui.core.intents.scope_edit import prepare_scope_edit, scope_after
     from paw_tui.core.support.printable import printable
 
@@ -118,7 +118,11 @@ def change_scope(
         problems = pattern_problems(found.policy, intent_id, add)
         listing = ", ".join(intent.owned_scope) or "none"
         problems += [
-            f"{intent_id} has no pattern '{printable(pattern)}' in its owned_scope (it has: {listing})."
+            Problem(
+                "owned_scope",
+                f"{intent_id} has no pattern '{printable(pattern)}' in its owned_scope "
+                f"(it has: {listing}).",
+            )
             for pattern in remove
             if pattern not in intent.owned_scope
         ]

@@ -1,7 +1,8 @@
 """What a person writes for an intent before it is saved, and why it cannot be saved.
 
 An :class:`IntentDraft` is the intent as a form or the command line has it. :func:`check_draft`
-lists every problem, each naming the value at fault, against the policy the draft would join:
+lists every problem (a :class:`Problem`: its message names the value at fault, its ``field``
+the draft's field, which the TUI's form marks) against the policy the draft would join:
 an invalid or duplicate id, a missing name, an unknown status, a pattern that is not a usable
 glob or that names a protected path, an unknown ``depends_on`` id, control characters. The
 authoring functions (:mod:`~paw_tui.core.intents.authoring`) refuse a draft with any problem
@@ -19,7 +20,7 @@ from paw_tui.core.support.printable import printable
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Sequence
 
     from paw_tui.core.intents.model import Intent
     from paw_tui.core.policy.compiled import Policy
@@ -83,47 +84,66 @@ class IntentDraft:
         }
 
 
+class Problem(str):
+    """Why a draft cannot be saved: the message, naming the value at fault, that also knows
+    which field of the draft it is about (``owned_scope``, ``depends_on``, ...)."""
+
+    field: str
+
+    def __new__(cls, field: str, message: str) -> Problem:
+        problem = super().__new__(cls, message)
+        problem.field = field
+        return problem
+
+
 class DraftError(ValidationError):
     """A draft that cannot be saved: ``problems`` lists every reason, the message is the
     first (exit 2; nothing was written)."""
 
-    def __init__(self, problems: list[str]) -> None:
+    def __init__(self, problems: Sequence[str]) -> None:
         super().__init__(problems[0] if len(problems) == 1 else _several(problems))
-        self.problems = problems
+        self.problems = list(problems)
 
 
-def _several(problems: list[str]) -> str:
+def _several(problems: Sequence[str]) -> str:
     return f"{problems[0]} ({len(problems) - 1} more: {' '.join(problems[1:])})"
 
 
-def check_draft(policy: Policy, draft: IntentDraft, *, editing: str | None = None) -> list[str]:
+def check_draft(policy: Policy, draft: IntentDraft, *, editing: str | None = None) -> list[Problem]:
     """Every problem of ``draft`` (normalised first) joining ``policy``; empty when it can be
     saved. ``editing`` is the id of the intent the draft replaces (None: a new intent)."""
     draft = draft.normalised()
-    problems: list[str] = []
+    problems: list[Problem] = []
     intent_id = draft.id
     if editing is not None and intent_id != editing:
         problems.append(
-            f"The id of an intent cannot change ({editing} -> {printable(intent_id)}): sessions "
-            "and the ledger refer to it. Create a new intent instead."
+            Problem(
+                "id",
+                f"The id of an intent cannot change ({editing} -> {printable(intent_id)}): sessions "
+                "and the ledger refer to it. Create a new intent instead.",
+            )
         )
     elif not re.fullmatch(ID_PATTERN, intent_id):
-        problems.append(f"Invalid intent id '{printable(intent_id)}': {ID_RULE}.")
+        problems.append(Problem("id", f"Invalid intent id '{printable(intent_id)}': {ID_RULE}."))
     elif editing is None:
         existing = policy.intent(intent_id)
         if existing is not None:
             where = (
                 f" (.orchestration/active_intents.yaml:{existing.line})" if existing.line else ""
             )
-            problems.append(f"Intent '{intent_id}' already exists{where}.")
+            problems.append(Problem("id", f"Intent '{intent_id}' already exists{where}."))
     shown = printable(intent_id) or "the intent"
     if not draft.name:
-        problems.append(f"Intent {shown} needs a name.")
+        problems.append(Problem("name", f"Intent {shown} needs a name."))
     problems += _text_problems("name", shown, [draft.name], allowed=frozenset())
     problems += _text_problems("description", shown, [draft.description])
     if draft.status not in STATUSES:
         problems.append(
-            f"Unknown status '{printable(draft.status)}' for {shown}. Use one of {', '.join(STATUSES)}."
+            Problem(
+                "status",
+                f"Unknown status '{printable(draft.status)}' for {shown}. "
+                f"Use one of {', '.join(STATUSES)}.",
+            )
         )
     problems += pattern_problems(policy, shown, draft.owned_scope)
     for name in ("constraints", "acceptance_criteria", "related_specs"):
@@ -132,49 +152,49 @@ def check_draft(policy: Policy, draft: IntentDraft, *, editing: str | None = Non
     return problems
 
 
-def pattern_problems(policy: Policy, intent_id: str, patterns: Iterable[str]) -> list[str]:
+def pattern_problems(policy: Policy, intent_id: str, patterns: Iterable[str]) -> list[Problem]:
     """Why any of ``patterns`` cannot join ``intent_id``'s ``owned_scope``: not a usable
     glob, or naming a protected path (agents never write it, whatever a scope says)."""
     from paw_tui.core.handshake.scope_expansion import protected_by
     from paw_tui.core.intents.parse import glob_problem
 
-    problems = []
+    messages = []
     for pattern in patterns:
         shown = printable(pattern)
         if not pattern.strip():
-            problems.append(f"An empty pattern in the owned_scope of {intent_id}.")
+            messages.append(f"An empty pattern in the owned_scope of {intent_id}.")
             continue
         problem = glob_problem(pattern)
         if problem:
-            problems.append(f"Bad pattern '{shown}' in the owned_scope of {intent_id}: {problem}.")
+            messages.append(f"Bad pattern '{shown}' in the owned_scope of {intent_id}: {problem}.")
             continue
         protected = protected_by(policy, pattern)
         if protected is not None:
-            problems.append(
+            messages.append(
                 f"Pattern '{shown}' in the owned_scope of {intent_id} names {protected}, a "
                 "protected path: agents never write it, whatever a scope says."
             )
-    return problems
+    return [Problem("owned_scope", message) for message in messages]
 
 
 def _text_problems(
     name: str, intent_id: str, values: Iterable[str], allowed: frozenset[str] = _ALLOWED_IN_TEXT
-) -> list[str]:
+) -> list[Problem]:
     from paw_tui.core.support.printable import is_control
 
     return [
-        f"The {name} of {intent_id} holds a control character: '{printable(value)}'."
+        Problem(name, f"The {name} of {intent_id} holds a control character: '{printable(value)}'.")
         for value in values
         if any(is_control(char) and char not in allowed for char in value)
     ]
 
 
-def _dependency_problems(policy: Policy, draft: IntentDraft, editing: str | None) -> list[str]:
+def _dependency_problems(policy: Policy, draft: IntentDraft, editing: str | None) -> list[Problem]:
     known = [intent.id for intent in policy.intents]
     problems = []
     for dependency in draft.depends_on:
         if dependency == draft.id:
-            problems.append(f"{draft.id} cannot depend on itself.")
+            problems.append(Problem("depends_on", f"{draft.id} cannot depend on itself."))
         elif dependency not in known:
             from paw_tui.core.support.suggest import did_you_mean_sentence
 
@@ -182,13 +202,16 @@ def _dependency_problems(policy: Policy, draft: IntentDraft, editing: str | None
             listing = ", ".join(others) or "none"
             hint = did_you_mean_sentence(dependency, others)
             problems.append(
-                f"Unknown intent '{printable(dependency)}' in the depends_on of "
-                f"{printable(draft.id)}. Known intents: {listing}.{hint}"
+                Problem(
+                    "depends_on",
+                    f"Unknown intent '{printable(dependency)}' in the depends_on of "
+                    f"{printable(draft.id)}. Known intents: {listing}.{hint}",
+                )
             )
     return problems
 
 
-def refuse_problems(problems: list[str]) -> None:
+def refuse_problems(problems: Sequence[str]) -> None:
     """Raise :class:`DraftError` when there is any problem."""
     if problems:
         raise DraftError(problems)

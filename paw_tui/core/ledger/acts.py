@@ -16,6 +16,8 @@ which the caller hears about as an error naming the file.
 
 from __future__ import annotations
 
+import os
+
 from paw_tui.core.errors import PawError
 from paw_tui.core.ledger.io import LedgerError
 
@@ -34,6 +36,14 @@ if TYPE_CHECKING:
         def commit(self) -> object: ...
 
         def discard(self) -> None: ...
+
+
+def person_name(by: str | None = None, *, via: str | None = None) -> str:
+    """Who does a person's act, as its record says: ``by`` when given (``--by NAME``), else
+    the login name (``$USER``, ``%USERNAME%``), else ``human``; ``via`` names where it was
+    done (``alice (tui)``). The one rule for the command line and the TUI."""
+    name = by or os.environ.get("USER") or os.environ.get("USERNAME") or "human"
+    return f"{name} ({via})" if via else name
 
 
 class UnrecordedAct(PawError):

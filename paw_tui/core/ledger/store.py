@@ -258,10 +258,8 @@ class Ledger(LedgerFiles):
             fields = caller_fields(record)
         except ValueError as error:
             raise LedgerError(f"Cannot append to the audit ledger {self.path}: {error}.") from None
-        try:
-            signer = (
-                self.signer
-            )  # a record that cannot be signed is refused before anything is touched
+        try:  # a record that cannot be signed is refused before anything is touched
+            signer = self.signer
         except LedgerError as error:
             _note_failure(self, error, fields.get("event"))
             raise

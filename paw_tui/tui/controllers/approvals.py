@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from paw_tui.tui.controllers.decisions import DecisionQueue, decider_name
+from paw_tui.tui.controllers.decisions import DecisionQueue
 from paw_tui.tui.controllers.request_facts import RequestFacts, with_facts
 
 TYPE_CHECKING = False
@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from paw_tui.core.handshake.approvals import ApprovalRequest
     from paw_tui.tui.dialogs.approval import ApprovalModal
 
-__all__ = ["ApprovalQueue", "PendingApproval", "decider_name"]
+__all__ = ["ApprovalQueue", "PendingApproval"]
 
 
 class PendingApproval:
@@ -49,8 +49,11 @@ class ApprovalQueue(DecisionQueue[PendingApproval]):
 
     def decide(self, request_id: str, yes: bool) -> str:
         from paw_tui.core.handshake.selection import decide_approval
+        from paw_tui.core.ledger.acts import person_name
         from paw_tui.core.workspace.state import WorkspaceState
 
-        request = decide_approval(WorkspaceState(self.root), request_id, yes, by=decider_name())
+        request = decide_approval(
+            WorkspaceState(self.root), request_id, yes, by=person_name(via="tui")
+        )
         verb = "Approved" if yes else "Rejected"
         return f"{verb} {request.intent_id} for session {request.session_id}."

@@ -15,7 +15,6 @@ waits until the field is left and the keys stop, or until ``a`` asks for it.
 
 from __future__ import annotations
 
-import os
 from typing import Generic, TypeVar
 
 TYPE_CHECKING = False
@@ -33,11 +32,6 @@ if TYPE_CHECKING:
 Item = TypeVar("Item")
 RETRY = 0.25
 """Seconds between looks, while a request waits, at whether the person is still busy."""
-
-
-def decider_name() -> str:
-    """Who the ledger says decided, for a decision made in the TUI."""
-    return f"{os.environ.get('USER') or os.environ.get('USERNAME') or 'human'} (tui)"
 
 
 class DecisionQueue(Generic[Item]):
@@ -198,5 +192,5 @@ class DecisionQueue(Generic[Item]):
         except PawError as exc:
             app.call_from_thread(report_failure, app, str(exc))
             return
-        app.call_from_thread(app.notify, told)
+        app.call_from_thread(app.notify, told, markup=False)  # it names the agent's session
         app.call_from_thread(self._show_any)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from textual.message import Message
 
-from paw_tui.tui.controllers.decisions import DecisionQueue, decider_name
+from paw_tui.tui.controllers.decisions import DecisionQueue
 from paw_tui.tui.controllers.request_facts import RequestFacts, with_facts
 
 TYPE_CHECKING = False
@@ -65,10 +65,11 @@ class ScopeRequestQueue(DecisionQueue[PendingScopeRequest]):
 
     def decide(self, request_id: str, yes: bool) -> str:
         from paw_tui.core.handshake.scope_expansion import decide_scope_request
+        from paw_tui.core.ledger.acts import person_name
         from paw_tui.core.workspace.state import WorkspaceState
 
         request = decide_scope_request(
-            WorkspaceState(self.root), request_id, yes, by=decider_name()
+            WorkspaceState(self.root), request_id, yes, by=person_name(via="tui")
         )
         if yes:
             return f"Granted: {request.intent_id} now owns {request.pattern}."

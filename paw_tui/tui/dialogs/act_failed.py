@@ -6,14 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.markup import escape
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Label, Static
 
-from paw_tui.core.support.printable import printable
+from paw_tui.tui.display import safe
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -33,7 +32,7 @@ class ActFailed(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog", id="failed-dialog"):
             yield Label(TITLE, id="failed-title")
-            yield Static(escape(printable(self.message)), id="failed-message")
+            yield Static(safe(self.message), id="failed-message")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Dismiss (enter)", id="dismiss")
         yield Footer()

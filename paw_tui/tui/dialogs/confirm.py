@@ -22,7 +22,7 @@ class ConfirmModal(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Label(self.question)
+            yield Label(self.question, markup=False)  # it may name an agent's session
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Yes (y)", variant="warning", id="yes")
                 yield Button("No (n)", id="no")

@@ -8,12 +8,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rich.markup import escape
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Label, Static
+
+from paw_tui.tui.display import safe
 
 KEYS_WIDTH = 14
 WHAT_WIDTH = 22
@@ -46,15 +47,15 @@ class HelpScreen(ModalScreen[None]):
                         if lines:
                             yield Static("\n".join(lines), classes="help-section")
                         section = row.section
-                        lines = [f"[b $accent]{escape(row.section)}[/]"]
-                    ident = f"  [$text-muted]{escape(row.binding_id)}[/]" if row.binding_id else ""
-                    keys = escape(row.keys.ljust(KEYS_WIDTH))
-                    what = escape(row.description.ljust(WHAT_WIDTH))
+                        lines = [f"[b $accent]{safe(row.section)}[/]"]
+                    ident = f"  [$text-muted]{safe(row.binding_id)}[/]" if row.binding_id else ""
+                    keys = safe(row.keys.ljust(KEYS_WIDTH))
+                    what = safe(row.description.ljust(WHAT_WIDTH))
                     lines.append(f"  [b]{keys}[/b] {what}{ident}")
                 if lines:
                     yield Static("\n".join(lines), classes="help-section")
                 yield Static(
-                    f"[$text-muted]Remap keys in {escape(self.keymap_file)}, one "
+                    f"[$text-muted]Remap keys in {safe(self.keymap_file)}, one "
                     "'binding.id: keys' line each (for example  trace.tail: T).[/]",
                     id="help-keymap",
                 )

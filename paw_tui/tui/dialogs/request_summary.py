@@ -7,18 +7,12 @@ escaped and its markup neutralised.
 
 from __future__ import annotations
 
-from rich.markup import escape
-
-from paw_tui.core.support.printable import printable
-from paw_tui.tui.display import ago
+from paw_tui.tui.display import ago, safe
+from paw_tui.tui.intent_text import intent_details, intent_heading
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from paw_tui.tui.controllers.request_facts import Dependency, RequestFacts
-
-
-def safe(text: object) -> str:
-    return escape(printable(str(text)))
 
 
 def who_asks(facts: RequestFacts, now: float) -> str:
@@ -28,10 +22,9 @@ def who_asks(facts: RequestFacts, now: float) -> str:
 
 
 def intent_line(facts: RequestFacts) -> str:
-    intent = facts.intent
-    if intent is None:
+    if facts.intent is None:
         return f"[b]{safe(facts.intent_id)}[/b] [$error](no longer defined)[/]"
-    return f"[b]{safe(intent.id)}[/b] · {safe(intent.name)} · [i]{safe(intent.status)}[/i]"
+    return intent_heading(facts.intent)
 
 
 def _dependency(dependency: Dependency) -> str:
@@ -56,27 +49,12 @@ def warnings(facts: RequestFacts) -> list[str]:
     return lines
 
 
-def intent_details(facts: RequestFacts, *, scope_title: str = "May write") -> list[str]:
-    """Description, dependencies, scope, constraints and criteria of the requested intent."""
-    intent = facts.intent
-    if intent is None:
+def details(facts: RequestFacts, scope_title: str) -> list[str]:
+    """What the requested intent may write and promises, with its dependencies."""
+    if facts.intent is None:
         return []
-    lines: list[str] = []
-    if intent.description:
-        lines += [safe(intent.description), ""]
-    if facts.dependencies:
-        lines.append("[b]Depends on[/b]")
-        lines += [f"  {_dependency(d)}" for d in facts.dependencies]
-    lines.append(f"[b]{scope_title}[/b]")
-    lines += [f"  {safe(p)}" for p in intent.owned_scope] or ["  (nothing: owns no path)"]
-    for title, values in (
-        ("Constraints", intent.constraints),
-        ("Acceptance criteria", intent.acceptance_criteria),
-    ):
-        if values:
-            lines.append(f"[b]{title}[/b]")
-            lines += [f"  • {safe(v)}" for v in values]
-    return lines
+    dependencies = [_dependency(d) for d in facts.dependencies]
+    return intent_details(facts.intent, scope_title=scope_title, dependencies=dependencies)
 
 
 def approval_text(facts: RequestFacts, now: float) -> str:
@@ -84,7 +62,7 @@ def approval_text(facts: RequestFacts, now: float) -> str:
     lines += warnings(facts)
     if facts.unfinished:
         lines.append("")
-    lines += intent_details(facts)
+    lines += details(facts, "May write")
     lines += ["", f"[$text-muted]request {safe(facts.request_id)}[/]"]
     return "\n".join(lines)
 
@@ -101,7 +79,7 @@ def scope_request_text(facts: RequestFacts, pattern: str, reason: str, now: floa
     lines += warnings(facts)
     if facts.unfinished:
         lines.append("")
-    lines += intent_details(facts, scope_title="May write now")
+    lines += details(facts, "May write now")
     lines += [
         "",
         f"[$text-muted]Granting appends {safe(pattern)} to {safe(facts.intent_id)}'s "

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rich.markup import escape
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -20,20 +19,21 @@ from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widgets import Button, Footer, Input, Label, Select, Static, TextArea
 
+from paw_tui.core.intents.drafts import IntentDraft
 from paw_tui.core.intents.model import SELECTABLE, STATUSES
 from paw_tui.core.support.printable import printable
 from paw_tui.tui.authoring import (
-    FormFields,
-    Preview,
     field_of_problem,
     preview_patterns,
     proposed_id,
     save_intent,
 )
+from paw_tui.tui.display import safe
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from paw_tui.core.intents.model import Intent
+    from paw_tui.core.intents.scope_preview import ScopePreview
     from paw_tui.core.policy.compiled import Policy
 
 PREVIEW_PAUSE = 0.15
@@ -53,7 +53,7 @@ class IntentForm(ModalScreen[str | None]):
     @dataclass
     class Previewed(Message):
         patterns: tuple[str, ...]
-        preview: Preview
+        preview: ScopePreview
 
     @dataclass
     class Refused(Message):
@@ -128,7 +128,10 @@ class IntentForm(ModalScreen[str | None]):
         self.query_one("#form-error", Static).display = False
         self._schedule_preview()
 
-    def fields(self) -> FormFields:
+    def fields(self) -> IntentDraft:
+        """What the form holds (list fields one item a line, as typed); the form does not
+        show ``related_specs``, which the save keeps."""
+
         def text(widget_id: str) -> str:
             return self.query_one(f"#{widget_id}", Input).value
 
@@ -136,7 +139,7 @@ class IntentForm(ModalScreen[str | None]):
             return tuple(self.query_one(f"#{widget_id}", TextArea).text.split("\n"))
 
         status = self.query_one("#form-status", Select).value
-        return FormFields(
+        return IntentDraft(
             id=text("form-id"),
             name=text("form-name"),
             description=text("form-description"),
@@ -170,8 +173,8 @@ class IntentForm(ModalScreen[str | None]):
         if message.patterns != self.fields().owned_scope:
             return  # typed on since: a newer preview follows
         preview = message.preview
-        lines = [f"[$text-muted]covers[/] {escape(printable(preview.summary()))}"]
-        lines += [f"[b $warning]⚠ {escape(printable(flag))}[/]" for flag in preview.flags]
+        lines = [f"[$text-muted]covers[/] {safe(preview.summary())}"]
+        lines += [f"[b $warning]⚠ {safe(flag)}[/]" for flag in preview.flags]
         self.query_one("#form-preview", Static).update("\n".join(lines))
 
     # -- saving ------------------------------------------------------------------------------
@@ -183,12 +186,12 @@ class IntentForm(ModalScreen[str | None]):
         self.save(self.fields(), self.intent.id if self.intent is not None else None)
 
     @work(thread=True, exclusive=True, group="form-save", exit_on_error=False)
-    def save(self, fields: FormFields, editing: str | None) -> None:
+    def save(self, fields: IntentDraft, editing: str | None) -> None:
         problems, told = save_intent(self.root, fields, editing)
         if problems:
             self.post_message(self.Refused(problems))
             return
-        self.app.call_from_thread(self.notify, told)
+        self.app.call_from_thread(self.notify, printable(told), markup=False)
         self.app.call_from_thread(self.dismiss, fields.id.strip())
 
     @on(Refused)
@@ -202,7 +205,7 @@ class IntentForm(ModalScreen[str | None]):
             self.query_one(f"#form-{field}").add_class("-invalid")
         error = self.query_one("#form-error", Static)
         lines = [f"[b]Not saved[/b] ({len(message.problems)} to fix; nothing was written):"]
-        lines += [f"• {escape(printable(problem))}" for problem in message.problems]
+        lines += [f"• {safe(problem)}" for problem in message.problems]
         error.update("\n".join(lines))
         error.display = True
 

@@ -27,7 +27,7 @@ from paw_tui.tui.attention import Attention
 from paw_tui.tui.controllers.approvals import ApprovalQueue
 from paw_tui.tui.controllers.decisions import DecisionQueue
 from paw_tui.tui.controllers.scope_requests import ScopeRequestQueue, ScopeRequestsChanged
-from paw_tui.tui.display import shorten_home
+from paw_tui.tui.display import safe, shorten_home
 from paw_tui.tui.header import subtitle
 from paw_tui.tui.messages import (
     ApprovalsChanged,
@@ -182,6 +182,7 @@ class MainScreen(Screen[None]):
                 f"{event.worker.group or event.worker.name} failed: {type(error).__name__}: {error}",
                 severity="error",
                 timeout=10,
+                markup=False,
             )
 
     # -- what the watcher reports ------------------------------------------------------------
@@ -218,17 +219,13 @@ class MainScreen(Screen[None]):
     def _ledger_health(self, message: LedgerHealthChanged) -> None:
         """While the ledger cannot be appended the gate denies every mutating tool and no
         act of the person's can be recorded: a banner says so until it can."""
-        from rich.markup import escape
-
-        from paw_tui.core.support.printable import printable
-
         banner = self.query_one("#ledger-banner", Static)
         health = message.health
         banner.display = health.denying
         if health.denying:
             banner.update(
                 "[b]The gate is denying every mutating tool: it cannot record.[/b] "
-                + escape(printable(health.message()))
+                + safe(health.message())
             )
 
     @on(ApprovalsChanged)
@@ -278,7 +275,9 @@ class MainScreen(Screen[None]):
         policy = self.query_one(IntentsPane).policy
         if policy is None or not policy.valid:
             reason = policy.unavailable_reason if policy is not None else "not read yet"
-            self.notify(f"The intents cannot be edited now: {reason}", severity="error")
+            self.notify(
+                f"The intents cannot be edited now: {reason}", severity="error", markup=False
+            )
             return
 
         def saved(intent_id: str | None) -> None:
@@ -326,12 +325,14 @@ class MainScreen(Screen[None]):
     def set_status(self, intent_id: str, status: str) -> None:
         from paw_tui.core.errors import PawError
         from paw_tui.core.handshake.selection import set_intent_status
+        from paw_tui.core.ledger.acts import person_name
         from paw_tui.core.workspace.state import WorkspaceState
-        from paw_tui.tui.controllers.approvals import decider_name
         from paw_tui.tui.dialogs.act_failed import report_failure
 
         try:
-            old = set_intent_status(WorkspaceState(self.root), intent_id, status, by=decider_name())
+            old = set_intent_status(
+                WorkspaceState(self.root), intent_id, status, by=person_name(via="tui")
+            )
         except PawError as exc:
             self.app.call_from_thread(report_failure, self.app, str(exc))
             return

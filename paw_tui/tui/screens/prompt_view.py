@@ -15,6 +15,8 @@ from textual.screen import Screen
 from textual.widgets import Button, DataTable, Footer, Header, Input, Label, Select, Static
 
 from paw_tui.core.prompt.assembly import PromptLayer
+from paw_tui.core.support.printable import printable
+from paw_tui.tui.display import plain
 
 NO_SESSION = "(a new session)"
 
@@ -83,7 +85,7 @@ class PromptView(Screen[None]):
     @on(Sessions)
     def _sessions(self, message: Sessions) -> None:
         select = self.query_one("#prompt-session", Select)
-        select.set_options([(NO_SESSION, NO_SESSION)] + [(s, s) for s in message.ids])
+        select.set_options([(NO_SESSION, NO_SESSION)] + [(plain(s), s) for s in message.ids])
         select.value = NO_SESSION
 
     @on(Select.Changed, "#prompt-session")
@@ -119,7 +121,11 @@ class PromptView(Screen[None]):
         for number, layer in enumerate(message.layers, 1):
             data = layer.to_dict()
             table.add_row(
-                str(number), layer.name, layer.source, f"{data['chars']:,}", f"{data['tokens']:,}"
+                str(number),
+                layer.name,
+                plain(layer.source),
+                f"{data['chars']:,}",
+                f"{data['tokens']:,}",
             )
         self.query_one("#prompt-text", Static).update(assemble_prompt(message.layers))
 
@@ -137,28 +143,34 @@ class PromptView(Screen[None]):
             self.apply(action, scope)
 
     def apply(self, action: str, scope: str) -> None:
-        from paw_tui.core.errors import PawError
-        from paw_tui.core.prompt.supervisor import clear_supervisor, set_supervisor
-        from paw_tui.tui.controllers.decisions import decider_name
-
         if scope == "session" and self.session_id == NO_SESSION:
             self.notify("Pick a session first, or set it for every session.", severity="warning")
             return
-        target = self._target(scope)
-        try:
-            text = self.query_one("#supervisor-input", Input).value
-            if action == "set":
-                set_supervisor(self.root, text, target, by=decider_name())
-            else:
-                clear_supervisor(self.root, target, by=decider_name())
-        except PawError as exc:
-            from paw_tui.tui.dialogs.act_failed import report_failure
+        text = self.query_one("#supervisor-input", Input).value
+        self.change_supervisor(action, self._target(scope), text)
 
-            report_failure(self.app, str(exc))  # stays until dismissed: nothing was set
+    @work(thread=True, group="supervisor", exit_on_error=False)
+    def change_supervisor(self, action: str, target: str | None, text: str) -> None:
+        """A person's act, recorded first (the state lock, the ledger's lock, a sync): off
+        the screen's thread, which a lock held by a gate would otherwise freeze."""
+        from paw_tui.core.errors import PawError
+        from paw_tui.core.ledger.acts import person_name
+        from paw_tui.core.prompt.supervisor import clear_supervisor, set_supervisor
+        from paw_tui.tui.dialogs.act_failed import report_failure
+
+        try:
+            if action == "set":
+                set_supervisor(self.root, text, target, by=person_name(via="tui"))
+            else:
+                clear_supervisor(self.root, target, by=person_name(via="tui"))
+        except PawError as exc:
+            # stays until dismissed: nothing was set
+            self.app.call_from_thread(report_failure, self.app, str(exc))
             return
-        self.notify(
-            f"Supervisor instruction {'set' if action == 'set' else 'cleared'} "
-            f"for {'every session' if target is None else 'session ' + target}."
+        done = "set" if action == "set" else "cleared"
+        whom = "every session" if target is None else "session " + printable(target)
+        self.app.call_from_thread(
+            self.notify, f"Supervisor instruction {done} for {whom}.", markup=False
         )
         self.assemble(self.session_id)
 

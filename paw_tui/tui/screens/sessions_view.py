@@ -15,7 +15,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Label, Static
 
 from paw_tui.core.support.printable import printable
-from paw_tui.tui.display import ago
+from paw_tui.tui.display import ago, plain
 from paw_tui.tui.widgets.vim_table import VimDataTable
 
 TYPE_CHECKING = False
@@ -108,9 +108,9 @@ class SessionsView(Screen[None]):
             if short and len(shown) > SHORT_ID:
                 shown = shown[: SHORT_ID - 1] + "…"
             table.add_row(
-                shown,
-                printable(session.client or "-"),
-                printable(session.intent_id or "-"),
+                plain(shown),
+                plain(session.client or "-"),
+                plain(session.intent_id or "-"),
                 state_of(session),
                 ago(max(0.0, now - session.started)).removesuffix(" ago")
                 if session.started
@@ -153,18 +153,20 @@ class SessionsView(Screen[None]):
     def release(self, session_id: str) -> None:
         from paw_tui.core.errors import PawError
         from paw_tui.core.handshake.selection import release_session
+        from paw_tui.core.ledger.acts import person_name
         from paw_tui.core.workspace.state import WorkspaceState
-        from paw_tui.tui.controllers.decisions import decider_name
         from paw_tui.tui.dialogs.act_failed import report_failure
 
         state = WorkspaceState(self.root)
         try:
-            done = release_session(state, session_id, reason=f"released by {decider_name()}")
+            done = release_session(
+                state, session_id, reason=f"released by {person_name(via='tui')}"
+            )
         except PawError as exc:
             self.app.call_from_thread(report_failure, self.app, str(exc))
             return
         told = f"Released {session_id}." if done else f"{session_id} had already ended."
-        self.app.call_from_thread(self.notify, printable(told))
+        self.app.call_from_thread(self.notify, printable(told), markup=False)
         self.reload()
 
     def action_close(self) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rich.markup import escape
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
@@ -13,7 +12,7 @@ from textual.message import Message
 from textual.widgets import DataTable, Input, Select, Static
 
 from paw_tui.core.context.layers import Layer, resolve_layers, work_items
-from paw_tui.tui.display import elide_middle, shorten_home
+from paw_tui.tui.display import elide_middle, plain, safe, shorten_home
 from paw_tui.tui.widgets.pane import Pane
 
 COLUMNS = ("LAYER", "STATUS", "SIZE", "TOKENS", "PATH")
@@ -118,8 +117,8 @@ class InstructionsPane(Pane):
         work_select = self.query_one("#work-select", Select)
         if not (agent_select.query("SelectOverlay") and work_select.query("SelectOverlay")):
             return  # the app is closing: the pickers lost their parts
-        agent_select.set_options([(name, name) for name in message.agents])
-        work_select.set_options([(name, name) for name in message.work_items])
+        agent_select.set_options([(plain(name), name) for name in message.agents])
+        work_select.set_options([(plain(name), name) for name in message.work_items])
         if message.agents:
             agent_select.value = message.agents[0]
         if message.work_items:
@@ -163,7 +162,7 @@ class InstructionsPane(Pane):
         self._shown_for = None
         self.show_layers()
         self.query_one("#context-text", Static).update(message.text)
-        self.border_subtitle = escape(message.agent)
+        self.border_subtitle = safe(message.agent)
 
     def on_resize(self) -> None:
         if self.built:
@@ -206,4 +205,4 @@ class InstructionsPane(Pane):
                 row.status, style=self.get_component_rich_style(f"layer--{row.status.lower()}")
             )
             shown = elide_middle(path, max(12, room)) if table.size.width else path
-            table.add_row(row.name, status, size, tokens, shown)
+            table.add_row(row.name, status, size, tokens, plain(shown))

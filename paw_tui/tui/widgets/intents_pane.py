@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from rich.markup import escape
 from rich.style import Style
 from textual import on
 from textual.app import ComposeResult
@@ -10,7 +9,8 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Input, Static
 
 from paw_tui.core.policy.compiled import Policy
-from paw_tui.tui.display import elide_middle
+from paw_tui.core.support.printable import printable
+from paw_tui.tui.display import elide_middle, plain, safe
 from paw_tui.tui.messages import IntentHighlighted
 from paw_tui.tui.widgets.pane import Pane
 from paw_tui.tui.widgets.vim_table import VimDataTable
@@ -94,7 +94,7 @@ class IntentsPane(Pane):
         self.awaiting = awaiting
         problems = self.query_one("#intent-problems", Static)
         if not policy.valid:
-            problems.update(escape(policy.unavailable_reason or ""))
+            problems.update(safe(policy.unavailable_reason or ""))
             problems.display = True
         elif not policy.intents:
             problems.update("No intents: add them to .orchestration/active_intents.yaml.")
@@ -144,8 +144,10 @@ class IntentsPane(Pane):
             table.add_row(
                 intent.id,
                 Text(intent.status, style=self._status_style(intent.status)),
-                Text(held, style=awaiting_style) if intent.id in self.awaiting else held,
-                elide_middle(intent.name, name_width),
+                Text(printable(held), style=awaiting_style)
+                if intent.id in self.awaiting
+                else plain(held),
+                plain(elide_middle(intent.name, name_width)),
                 key=intent.id,
             )
         ids = [intent.id for intent in intents]

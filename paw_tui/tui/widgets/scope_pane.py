@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rich.markup import escape
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
@@ -14,6 +13,8 @@ from textual.widgets import Input, Static
 
 from paw_tui.core.ledger.touched import touched_files
 from paw_tui.core.policy.compiled import Policy
+from paw_tui.tui.display import safe
+from paw_tui.tui.intent_text import intent_details, intent_heading
 from paw_tui.tui.widgets.pane import Pane
 
 
@@ -59,36 +60,24 @@ class ScopePane(Pane):
             details.update(
                 "No intent highlighted."
                 if self.policy is None or self.policy.valid
-                else escape(self.policy.unavailable_reason or "")
+                else safe(self.policy.unavailable_reason or "")
             )
             return
-        lines = [f"[b]{escape(intent.id)}[/b] · {escape(intent.name)} · [i]{intent.status}[/i]"]
-        if intent.description:
-            lines.append(escape(intent.description))
-        lines.append("[b]owned_scope[/b]")
-        lines += [f"  {i}  {escape(p)}" for i, p in enumerate(intent.owned_scope)] or [
-            "  (none: owns nothing)"
-        ]
-        for title, values in (
-            ("constraints", intent.constraints),
-            ("acceptance criteria", intent.acceptance_criteria),
-        ):
-            if values:
-                lines.append(f"[b]{title}[/b]")
-                lines += [f"  • {escape(v)}" for v in values]
+        lines = [intent_heading(intent)]
+        lines += intent_details(intent, scope_title="owned_scope", numbered=True)
         details.update("\n".join(lines))
 
     def render_touched(self) -> None:
         widget = self.query_one("#scope-touched", Static)
         if not self.touched:
-            widget.update("[b]touched files[/b]\n  (none recorded)")
+            widget.update("[b]Touched files[/b]\n  (none recorded)")
             return
-        lines = ["[b]touched files[/b]"]
+        lines = ["[b]Touched files[/b]"]
         for entry in self.touched[:50]:
             digest = str(entry.get("content_hash") or "").split(":")[-1][:10]
             changed = entry.get("changed")
             flag = " [$warning](changed since)[/]" if changed else ""
-            lines.append(f"  {escape(str(entry.get('path')))}  [$text-muted]{digest}[/]{flag}")
+            lines.append(f"  {safe(entry.get('path'))}  [$text-muted]{digest}[/]{flag}")
         widget.update("\n".join(lines))
 
     @work(thread=True, exclusive=True, group="scope-touched", exit_on_error=False)
@@ -123,7 +112,7 @@ class ScopePane(Pane):
         try:
             verdict = self.policy.checker(intent).check(path, cwd=self.root)  # type: ignore[union-attr]
         except ValueError as exc:
-            result.update(f"[$error]{escape(str(exc))}[/]")
+            result.update(f"[$error]{safe(exc)}[/]")
             return
         rule = (
             f"#{verdict.index} '{verdict.pattern}'"
@@ -131,8 +120,6 @@ class ScopePane(Pane):
             else (f"'{verdict.pattern}'" if verdict.pattern else "no pattern")
         )
         if verdict.allowed:
-            result.update(f"[b $success]allow[/] {escape(verdict.path)} — {escape(rule)}")
+            result.update(f"[b $success]allow[/] {safe(verdict.path)} — {safe(rule)}")
         else:
-            result.update(
-                f"[b $error]deny[/] {escape(verdict.path)} — {verdict.kind}, {escape(rule)}"
-            )
+            result.update(f"[b $error]deny[/] {safe(verdict.path)} — {verdict.kind}, {safe(rule)}")

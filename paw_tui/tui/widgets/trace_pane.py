@@ -9,7 +9,6 @@ from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from rich.markup import escape
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -30,6 +29,7 @@ from paw_tui.core.ledger.line_index import (
 )
 from paw_tui.core.ledger.query import TraceFilter, parse_filter
 from paw_tui.core.support.words import count
+from paw_tui.tui.display import safe
 from paw_tui.tui.widgets.pane import Pane
 from paw_tui.tui.widgets.record_fields import RecordFields
 from paw_tui.tui.widgets.trace_view import TraceView
@@ -462,8 +462,8 @@ class TracePane(Pane):
     def show_hint(self) -> None:
         """What the filter could not understand, or, on an empty ledger, what to do next."""
         hint = self.query_one("#trace-hint", Static)
-        lines = [f"[$error]{escape(problem)}[/]" for problem in self.filter.problems]
-        lines += [f"[$warning]{escape(note)}[/]" for note in self._unknown_intent()]
+        lines = [f"[$error]{safe(problem)}[/]" for problem in self.filter.problems]
+        lines += [f"[$warning]{safe(note)}[/]" for note in self._unknown_intent()]
         if not lines and len(self.index) == 0 and self.index.fully_indexed and self.ready.is_set():
             from paw_tui.core.clients.registry import CLIENTS
 
@@ -472,7 +472,7 @@ class TracePane(Pane):
             else:
                 others = ", ".join(name for name in CLIENTS if name != "claude-code")
                 text = INSTALL_HINT.format(others=others)
-            lines.append(f"[$text-muted]{escape(text)}[/]")
+            lines.append(f"[$text-muted]{safe(text)}[/]")
         hint.update("\n".join(lines))
         hint.display = bool(lines)
 
