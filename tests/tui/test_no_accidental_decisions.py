@@ -86,7 +86,7 @@ async def test_keys_typed_before_the_modal_was_on_screen_decide_nothing(
             typed = events.Key(key, character)
             typed.time = modal.armed_at - ARM_DELAY / 2
             app.post_message(typed)
-        await pilot.pause()
+        await until(pilot, lambda: len(modal.ignored) >= 4 or app.screen is not modal)
         assert modal_on_screen(app, ApprovalModal) is modal
         assert modal.ignored == ["y", "y", "tab", "enter"]
         assert "typed before" in str(modal.query_one("#decision-note", Static).render())
