@@ -23,11 +23,17 @@ async def until(pilot: Pilot[None], condition: Callable[[], object], steps: int 
 
 
 def modal_on_screen(app: App[None], kind: type[Modal]) -> Modal | None:
-    """The decision modal of ``kind`` on screen, once composed (its buttons are there)."""
+    """The decision modal of ``kind`` on screen, once composed: its summary and its last
+    button are mounted (a container is in the DOM before the children composed inside it;
+    under load a test looked in that gap and found no buttons)."""
     screen = app.screen
-    if isinstance(screen, kind) and screen.query("#approval-buttons"):
-        return screen
-    return None
+    if not isinstance(screen, kind):
+        return None
+    for inner in ("#approval-context #approval-summary", "#approval-buttons #later"):
+        found = screen.query(inner)
+        if not found or not found.first().is_mounted:
+            return None
+    return screen
 
 
 async def answer(pilot: Pilot[None], key: str) -> None:

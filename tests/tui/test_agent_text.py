@@ -78,7 +78,7 @@ async def test_what_a_decision_on_a_markup_session_says_is_shown_as_written(
     workspace: Path, user_dir: str
 ) -> None:
     from .conftest import approvals_required
-    from .pilot_wait import answer
+    from .pilot_wait import answer, modal_on_screen
 
     approvals_required(workspace)
     assert select(workspace, SESSION, "INT-002") == 0
@@ -125,13 +125,13 @@ async def test_a_scope_request_whose_reason_holds_an_escape_sequence_is_shown_es
 
     from paw_tui.tui.dialogs.scope_request import ScopeRequestModal
 
-    from .pilot_wait import answer
+    from .pilot_wait import answer, modal_on_screen
     from .test_scope_requests_tui import ask_scope
 
     assert ask_scope(workspace, "docs/**", "clear \x1b[2J the [screen") == 0
     app = PawApp(str(workspace), user_dir=user_dir)
     async with app.run_test(size=(120, 40)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, ScopeRequestModal))
+        await until(pilot, lambda: modal_on_screen(app, ScopeRequestModal))
         summary = app.screen.query_one("#approval-summary", Static)
         await until(pilot, lambda: "Reason given" in str(summary.render()))
         assert "Reason given: clear \\x1b[2J the [screen" in str(summary.render())
