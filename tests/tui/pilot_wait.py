@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from textual.app import App
 from textual.pilot import Pilot
+from textual.screen import Screen
 
 from paw_tui.tui.dialogs.decision import DecisionModal
 
 Modal = TypeVar("Modal", bound=DecisionModal)
+S = TypeVar("S", bound=Screen[Any])
 
 
 async def until(pilot: Pilot[None], condition: Callable[[], object], steps: int = 400) -> None:
@@ -22,18 +24,17 @@ async def until(pilot: Pilot[None], condition: Callable[[], object], steps: int 
     assert condition(), "condition never held"
 
 
-def modal_on_screen(app: App[None], kind: type[Modal]) -> Modal | None:
-    """The decision modal of ``kind`` on screen, once composed: its summary and its last
-    button are mounted (a container is in the DOM before the children composed inside it;
-    under load a test looked in that gap and found no buttons)."""
+def on_screen(app: App[None], kind: type[S]) -> S | None:
+    """The screen of ``kind`` on top, once mounted with all it composes (a pushed screen is
+    on top before its widgets are: a query in between finds nothing)."""
     screen = app.screen
-    if not isinstance(screen, kind):
-        return None
-    for inner in ("#approval-context #approval-summary", "#approval-buttons #later"):
-        found = screen.query(inner)
-        if not found or not found.first().is_mounted:
-            return None
-    return screen
+    return screen if isinstance(screen, kind) and screen.is_mounted else None
+
+
+def modal_on_screen(app: App[None], kind: type[Modal]) -> Modal | None:
+    """The decision modal of ``kind`` on screen, once composed (under load a test looked
+    before its buttons were mounted and found none)."""
+    return on_screen(app, kind)
 
 
 async def answer(pilot: Pilot[None], key: str) -> None:

@@ -20,7 +20,7 @@ from paw_tui.tui.screens.prompt_view import PromptView
 from paw_tui.tui.screens.sessions_view import SessionsView
 
 from .conftest import approvals_required, select, write
-from .pilot_wait import answer, until
+from .pilot_wait import answer, on_screen, until
 from .test_app import choose_blocked
 
 SIZE = (120, 40)
@@ -43,7 +43,7 @@ def mend_ledger(root: Path, kept: Path) -> None:
 
 async def failure_stays(app: PawApp, pilot) -> str:  # type: ignore[no-untyped-def]
     """The error on screen, after checking it outlives a while of other activity."""
-    await until(pilot, lambda: isinstance(app.screen, ActFailed))
+    await until(pilot, lambda: on_screen(app, ActFailed))
     failed = app.screen
     assert isinstance(failed, ActFailed)
     message = failed.message
@@ -86,14 +86,14 @@ async def test_approve_release_and_supervisor_are_not_done_unrecorded(
     assert select(workspace, "s2", "INT-002") == 0
     app = PawApp(str(workspace), user_dir=user_dir)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, ApprovalModal))
+        await until(pilot, lambda: on_screen(app, ApprovalModal))
         kept = break_ledger(workspace)
         await answer(pilot, "y")
         assert "could not be recorded" in await failure_stays(app, pilot)
         assert len(pending_requests(str(workspace))) == 1  # not approved
         # the sessions view: a release that cannot be recorded releases nothing
         await pilot.press("S")
-        await until(pilot, lambda: isinstance(app.screen, SessionsView))
+        await until(pilot, lambda: on_screen(app, SessionsView))
         table = app.screen.query_one("#sessions-table", DataTable)
         await until(pilot, lambda: table.row_count == 2)
         await pilot.press("r")
@@ -103,7 +103,7 @@ async def test_approve_release_and_supervisor_are_not_done_unrecorded(
         await pilot.press("escape")
         # the supervisor instruction
         await pilot.press("p")
-        await until(pilot, lambda: isinstance(app.screen, PromptView))
+        await until(pilot, lambda: on_screen(app, PromptView))
         field = app.screen.query_one("#supervisor-input", Input)
         field.value = "Prefer small commits."
         app.screen.query_one("#set-global", Button).press()
@@ -129,7 +129,7 @@ async def test_the_forms_save_is_not_done_unrecorded_and_says_so_in_the_form(
         kept = break_ledger(workspace)
         table.focus()
         await pilot.press("n")
-        await until(pilot, lambda: isinstance(app.screen, IntentForm))
+        await until(pilot, lambda: on_screen(app, IntentForm))
         form = app.screen
         assert isinstance(form, IntentForm)
         form.query_one("#form-name", Input).value = "Audit export"

@@ -16,7 +16,7 @@ from paw_tui.tui.screens.prompt_view import PromptView
 from paw_tui.tui.screens.sessions_view import SessionsView
 
 from .conftest import ledger_lines, select
-from .pilot_wait import until
+from .pilot_wait import on_screen, until
 
 SESSION = "[/]x[b]"
 WORK_ITEM = "[red]w"
@@ -48,13 +48,13 @@ async def test_a_session_id_and_a_work_folder_made_of_markup_show_as_written(
         await until(pilot, lambda: WORK_ITEM in options(work))
         # the sessions view, its confirmation and what it says once done
         await pilot.press("S")
-        await until(pilot, lambda: isinstance(app.screen, SessionsView))
+        await until(pilot, lambda: on_screen(app, SessionsView))
         sessions = app.screen.query_one("#sessions-table", DataTable)
         await until(pilot, lambda: sessions.row_count == 2)
         assert SESSION in [str(sessions.get_cell(SESSION, "session"))]
         sessions.move_cursor(row=sessions.get_row_index(SESSION))
         await pilot.press("r")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmModal))
+        await until(pilot, lambda: on_screen(app, ConfirmModal))
         question = str(app.screen.query_one(Label).render())
         assert question == f"Release session {SESSION}? It frees INT-002."
         await pilot.press("y")
@@ -66,7 +66,7 @@ async def test_a_session_id_and_a_work_folder_made_of_markup_show_as_written(
         # the prompt view's session picker
         assert select(workspace, SESSION, "INT-002") == 0
         await pilot.press("p")
-        await until(pilot, lambda: isinstance(app.screen, PromptView))
+        await until(pilot, lambda: on_screen(app, PromptView))
         picker = app.screen.query_one("#prompt-session", Select)
         await until(pilot, lambda: SESSION in options(picker))
     released = [r for r in ledger_lines(workspace) if r["event"] == "session_released"]

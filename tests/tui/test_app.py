@@ -24,7 +24,7 @@ from paw_tui.tui.widgets.trace_pane import TracePane
 from paw_tui.tui.widgets.trace_view import TraceView
 
 from .conftest import approvals_required, claude, gate, ledger_lines, select, write
-from .pilot_wait import answer, modal_on_screen, until
+from .pilot_wait import answer, modal_on_screen, on_screen, until
 
 SIZE = (140, 44)
 
@@ -272,7 +272,7 @@ async def test_enter_opens_the_record_detail(workspace: Path, user_dir: str) -> 
         await until(pilot, lambda: view.row_count == count)
         view.focus()
         await pilot.press("enter")
-        await until(pilot, lambda: isinstance(app.screen, RecordDetail))
+        await until(pilot, lambda: on_screen(app, RecordDetail))
         detail = app.screen
         assert isinstance(detail, RecordDetail) and detail.record is not None
         assert detail.record["seq"] == count
@@ -358,15 +358,11 @@ async def choose_blocked(app: PawApp, pilot: Pilot[None], answer: str) -> None:
     await until(pilot, lambda: table.row_count == 3)
     table.focus()
     await pilot.press("s")
-    await until(
-        pilot, lambda: isinstance(app.screen, ChoiceModal) and bool(app.screen.query("#choices"))
-    )
+    await until(pilot, lambda: on_screen(app, ChoiceModal))
     choices = app.screen.query_one("#choices", OptionList)
     assert choices.highlighted == 1  # IN_PROGRESS, the intent's status now
     await pilot.press("down", "enter")
-    await until(
-        pilot, lambda: isinstance(app.screen, ConfirmModal) and bool(app.screen.query("#no"))
-    )
+    await until(pilot, lambda: on_screen(app, ConfirmModal))
     await pilot.press(answer)
     await until(pilot, lambda: not isinstance(app.screen, (ChoiceModal, ConfirmModal)))
 
@@ -399,7 +395,7 @@ async def run_from_palette(app: PawApp, pilot: Pilot[None], title: str) -> None:
     from textual.command import CommandList, CommandPalette
 
     await pilot.press("ctrl+p")
-    await until(pilot, lambda: isinstance(app.screen, CommandPalette))
+    await until(pilot, lambda: on_screen(app, CommandPalette))
     await pilot.press(*title)
     palette = app.screen
     await until(
@@ -442,10 +438,7 @@ async def test_prompt_view_lists_each_layer_and_sets_the_supervisor(
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: app.focused is not None)
         await pilot.press("p")
-        await until(
-            pilot,
-            lambda: isinstance(app.screen, PromptView) and bool(app.screen.query("#prompt-layers")),
-        )
+        await until(pilot, lambda: on_screen(app, PromptView))
         view = app.screen
         layers = view.query_one("#prompt-layers", DataTable)
         await until(pilot, lambda: layers.row_count >= 1)

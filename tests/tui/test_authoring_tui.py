@@ -17,7 +17,7 @@ from paw_tui.tui.screens.intent_form import IntentForm
 from paw_tui.tui.screens.sessions_view import SessionsView
 
 from .conftest import ledger_lines
-from .pilot_wait import until
+from .pilot_wait import on_screen, until
 
 SIZE = (100, 36)
 
@@ -35,7 +35,7 @@ async def open_form(app: PawApp, pilot, key: str) -> IntentForm:  # type: ignore
     await until(pilot, lambda: table.row_count == 3)
     table.focus()
     await pilot.press(key)
-    await until(pilot, lambda: isinstance(app.screen, IntentForm) and app.screen.is_mounted)
+    await until(pilot, lambda: on_screen(app, IntentForm))
     form = app.screen
     assert isinstance(form, IntentForm)
     await until(pilot, lambda: app.focused is form.query_one("#form-name"))
@@ -116,7 +116,7 @@ async def test_the_sessions_view_lists_live_sessions_and_releases_one(
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: app.query_one("#intents-table", DataTable).row_count == 3)
         await pilot.press("S")
-        await until(pilot, lambda: isinstance(app.screen, SessionsView))
+        await until(pilot, lambda: on_screen(app, SessionsView))
         view = app.screen
         table = view.query_one("#sessions-table", DataTable)
         await until(pilot, lambda: table.row_count == 1)
@@ -124,14 +124,14 @@ async def test_the_sessions_view_lists_live_sessions_and_releases_one(
         assert row[:4] == ["s1", "claude-code", "INT-001", "holds its intent"]
         assert row[5] == "just now"
         await pilot.press("r")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmModal))
+        await until(pilot, lambda: on_screen(app, ConfirmModal))
         confirm = app.screen
         assert isinstance(confirm, ConfirmModal) and "It frees INT-001" in confirm.question
         await pilot.press("n")  # declined: nothing happens
         await until(pilot, lambda: app.screen is view)
         assert "session_released" not in [r["event"] for r in ledger_lines(workspace)]
         await pilot.press("r")
-        await until(pilot, lambda: isinstance(app.screen, ConfirmModal))
+        await until(pilot, lambda: on_screen(app, ConfirmModal))
         await pilot.press("y")
         await until(pilot, lambda: table.row_count == 0)
         assert "No live session" in text_of(view, "#sessions-empty")

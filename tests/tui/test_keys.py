@@ -22,7 +22,7 @@ from paw_tui.tui.widgets.instructions_pane import InstructionsPane
 from paw_tui.tui.widgets.pane import FOCUS_MARK, Pane
 from paw_tui.tui.widgets.trace_view import TraceView
 
-from .pilot_wait import until
+from .pilot_wait import on_screen, until
 
 SMALL = (80, 24)
 WIDE = (160, 48)
@@ -154,7 +154,7 @@ async def test_typing_in_any_field_is_text_never_a_command(workspace: Path, user
             field.value = ""
         # the prompt view: the main screen's keys are not its keys
         await pilot.press("escape", "p")
-        await until(pilot, lambda: isinstance(app.screen, PromptView))
+        await until(pilot, lambda: on_screen(app, PromptView))
         view = app.screen
         before = screen.focused
         following = app.query_one(TraceView).following
@@ -196,7 +196,7 @@ async def test_help_lists_every_key_of_every_screen_and_pane(
     async with app.run_test(size=SMALL) as pilot:
         await started(app, pilot)
         await pilot.press("question_mark")
-        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await until(pilot, lambda: on_screen(app, HelpScreen))
         shown = "\n".join(str(s.render()) for s in app.screen.query(".help-section"))
         rows = key_rows(app, {})
         classes = _every_binding_class()
@@ -296,7 +296,7 @@ async def test_zoom_and_help_are_in_the_palette(workspace: Path, user_dir: str) 
         await until(pilot, lambda: screen.maximized is app.query_one("#intents"))
         assert "zoomed" in str(app.query_one("#intents", Pane).border_title)
         await run_from_palette(app, pilot, "help: Keys")
-        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await until(pilot, lambda: on_screen(app, HelpScreen))
 
 
 @pytest.mark.anyio

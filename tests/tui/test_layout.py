@@ -16,7 +16,7 @@ from paw_tui.tui.widgets.trace_pane import TracePane
 from paw_tui.tui.widgets.trace_view import TraceView
 
 from .conftest import ledger_lines
-from .pilot_wait import until
+from .pilot_wait import on_screen, until
 from .test_app import text_of
 
 PANES = ("#instructions", "#intents", "#scope", "#trace")
@@ -212,7 +212,7 @@ async def test_the_record_detail_copies_too(workspace: Path, user_dir: str) -> N
         count = len(ledger_lines(workspace))
         await until(pilot, lambda: view.row_count == count)
         await pilot.press("4", "enter")
-        await until(pilot, lambda: isinstance(app.screen, RecordDetail))
+        await until(pilot, lambda: on_screen(app, RecordDetail))
         await pilot.press("c")
         assert json.loads(app.clipboard)["seq"] == count
 

@@ -17,7 +17,7 @@ from paw_tui.tui.dialogs.decision import ARM_DELAY
 from paw_tui.tui.screens.prompt_view import PromptView
 
 from .conftest import approvals_required, ledger_lines, select
-from .pilot_wait import answer, modal_on_screen, until
+from .pilot_wait import answer, modal_on_screen, on_screen, until
 
 SIZE = (100, 30)
 DECISIONS = ("approval_granted", "approval_rejected")
@@ -36,7 +36,7 @@ async def test_a_selection_arriving_while_typing_in_a_field_waits_and_yes_stays_
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: app.query_one("#intents-table", DataTable).row_count == 3)
         await pilot.press("p")
-        await until(pilot, lambda: isinstance(app.screen, PromptView))
+        await until(pilot, lambda: on_screen(app, PromptView))
         field = app.screen.query_one("#supervisor-input", Input)
         field.focus()
         await pilot.press(*"I think ")
