@@ -232,5 +232,8 @@ def test_resolving_through_the_kernel_agrees_with_os_path_realpath(tmp_path: Pat
         f"{base}/./real//deep/",
         "/",
     ]
+    remembering = writable.OsFs()  # resolves an absent path's parent through its memo
     for path in paths:
         assert realpath(path) == os.path.realpath(path), path
+        assert remembering.realpath(path) == os.path.realpath(path), path
+        assert remembering.realpath(path) == os.path.realpath(path), path  # from the memo

@@ -98,7 +98,7 @@ class OsFs:
     def realpath(self, path: str) -> str:
         found = self._real.get(path)
         if found is None:
-            found = self._real[path] = realpath(path)
+            found = self._real[path] = realpath(path, self.realpath)
         return found
 
     def listdir(self, path: str) -> list[str]:

@@ -13,9 +13,17 @@ from __future__ import annotations
 
 import os
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
-def realpath(path: str) -> str:
-    """``os.path.realpath(path)`` for an absolute ``path`` (see the module docstring)."""
+
+def realpath(path: str, parent: Callable[[str], str] | None = None) -> str:
+    """``os.path.realpath(path)`` for an absolute ``path`` (see the module docstring).
+
+    An absent path is its parent's real path and its name; ``parent`` resolves that parent
+    (a caller that remembers its answers passes its own lookup: a spec asks about dozens of
+    absent names in one directory)."""
     flag = getattr(os, "O_PATH", 0)
     if not flag or "/./" in path or "/../" in path or path.endswith(("/.", "/..")):
         # ``..`` after a missing component is lexical for realpath, not for the kernel
@@ -23,9 +31,9 @@ def realpath(path: str) -> str:
     try:
         fd = os.open(path, flag | os.O_CLOEXEC)
     except FileNotFoundError:
-        parent, _, name = path.rpartition("/")
-        if parent and name not in ("", ".", "..") and not _exists(path):
-            return realpath(parent).rstrip("/") + "/" + name  # not a dangling link either
+        folder, _, name = path.rpartition("/")
+        if folder and name not in ("", ".", "..") and not _exists(path):
+            return (parent or realpath)(folder).rstrip("/") + "/" + name  # nor a dangling link
         return os.path.realpath(path)
     except OSError:
         return os.path.realpath(path)
