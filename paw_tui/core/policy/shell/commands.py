@@ -297,7 +297,15 @@ class Commands(Record):
     def apply(self, effects: Effects, where: Place, roots: list[Field] | None) -> None:
         base = where if effects.chdir is None else self.chdir(where, effects.chdir)
         for hit in effects.hits:
-            self.add_target(hit.field, hit.how, base, hit.subtree, hit.directory, roots)
+            if hit.outside is None:
+                self.add_target(hit.field, hit.how, base, hit.subtree, hit.directory, roots)
+                continue
+            self.handoffs.append(hit.outside)
+            self.handing.append(hit.outside)  # a path known only at run time: unreadable
+            try:
+                self.add_target(hit.field, hit.how, base, hit.subtree, hit.directory, roots)
+            finally:
+                self.handing.pop()
         for opaque in effects.opaque:
             self.add_opaque(opaque)
         self.remote_refs += [ref for ref in effects.remote_refs if ref]

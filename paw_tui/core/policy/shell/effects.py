@@ -23,15 +23,20 @@ if TYPE_CHECKING:
 
 
 class Hit:
-    """One path a command writes."""
+    """One path a command writes; ``outside`` names the program that writes it when that is
+    not the shell's child (a container engine's daemon), so the kernel boundary never holds
+    the write and a path known only at run time cannot be left to it."""
 
-    __slots__ = ("field", "how", "subtree", "directory")
+    __slots__ = ("field", "how", "subtree", "directory", "outside")
 
-    def __init__(self, field: Field, how: str, subtree: bool, directory: bool) -> None:
+    def __init__(
+        self, field: Field, how: str, subtree: bool, directory: bool, outside: str | None = None
+    ) -> None:
         self.field = field
         self.how = how
         self.subtree = subtree
         self.directory = directory
+        self.outside = outside
 
 
 class Carried:
@@ -110,8 +115,15 @@ class Effects:
         self.cwd = cwd
         self.origin = origin
 
-    def hit(self, field: Field, how: str, subtree: bool = False, directory: bool = False) -> None:
-        self.hits.append(Hit(field, how, subtree, directory))
+    def hit(
+        self,
+        field: Field,
+        how: str,
+        subtree: bool = False,
+        directory: bool = False,
+        outside: str | None = None,
+    ) -> None:
+        self.hits.append(Hit(field, how, subtree, directory, outside))
 
     def carry(self, carried: Carried) -> None:
         self.carried.append(carried)

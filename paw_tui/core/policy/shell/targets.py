@@ -320,7 +320,8 @@ HANDLERS: dict[str, Handler] = {
 HANDLERS.update(COREUTILS)
 for _name in _COMPRESSORS:
     HANDLERS[_name] = _compress
-# loaded on first use (see command_effects): the programs of .archives, .git and .handoff
+# loaded on first use (see command_effects): the programs of .archives, .git, .handoff
+# and .containers
 _LAZY = {
     "tar": "archives",
     "gtar": "archives",
@@ -343,6 +344,12 @@ _LAZY = {
     "systemd-run": "handoff",
     "systemctl": "handoff",
     "ssh": "handoff",
+    # container engines' clients: their engine writes through mounts (.containers)
+    "docker": "containers",
+    "podman": "containers",
+    "nerdctl": "containers",
+    "docker-compose": "containers",
+    "podman-compose": "containers",
 }
 
 
@@ -371,6 +378,11 @@ def command_effects(
             from .handoff import HANDOFF_HANDLERS
 
             HANDLERS.update(HANDOFF_HANDLERS)
+            handler = HANDLERS[name]
+        elif module == "containers":
+            from .containers import CONTAINER_HANDLERS
+
+            HANDLERS.update(CONTAINER_HANDLERS)
             handler = HANDLERS[name]
         else:
             from .archives import ARCHIVE_HANDLERS
