@@ -255,9 +255,15 @@ def _curl(name: str, args: list[Field], eff: Effects, probe: Probe) -> None:
                 "form",
                 "upload-file",
                 "write-out",
+                "unix-socket",
+                "abstract-unix-socket",
             }
         ),
     )
+    if opts.has("unix-socket", "abstract-unix-socket"):
+        from .remote_control import socket_cannot_read
+
+        socket_cannot_read("curl --unix-socket", eff)
     for key in ("o", "D", "c"):
         for field in opts.values(key):
             if field.text != "-":
@@ -290,6 +296,13 @@ def _wget(name: str, args: list[Field], eff: Effects, probe: Probe) -> None:
 
 
 def _editor(name: str, args: list[Field], eff: Effects, probe: Probe) -> None:
+    if name in ("vim", "nvim", "vi"):
+        from .remote_control import editor_cannot_read, editor_remote
+
+        remote = editor_remote(args)
+        if remote is not None:
+            editor_cannot_read(name, remote, eff)
+            return
     eff.opaque.append(name)
     for field in args:
         if not field.text.startswith(("-", "+")):
@@ -344,6 +357,41 @@ _LAZY = {
     "systemd-run": "handoff",
     "systemctl": "handoff",
     "ssh": "handoff",
+    # programs that ask a running server to act (.remote_control)
+    **dict.fromkeys(
+        (
+            "wezterm",
+            "zellij",
+            "busctl",
+            "gdbus",
+            "xdotool",
+            "pm2",
+            "watchman",
+            "ydotool",
+            "wtype",
+            "dbus-send",
+            "qdbus",
+            "osascript",
+            "run0",
+            "flatpak-spawn",
+            "host-spawn",
+            "distrobox-host-exec",
+            "mosh",
+            "tmate",
+            "gnome-terminal",
+            "xfce4-terminal",
+            "tilix",
+            "konsole",
+            "kitty",
+            "kitten",
+            "emacsclient",
+            "socat",
+            "nc",
+            "ncat",
+            "netcat",
+        ),
+        "remote",
+    ),
     # container engines' clients: their engine writes through mounts (.containers)
     "docker": "containers",
     "podman": "containers",
@@ -378,6 +426,11 @@ def command_effects(
             from .handoff import HANDOFF_HANDLERS
 
             HANDLERS.update(HANDOFF_HANDLERS)
+            handler = HANDLERS[name]
+        elif module == "remote":
+            from .remote_control import REMOTE_HANDLERS
+
+            HANDLERS.update(REMOTE_HANDLERS)
             handler = HANDLERS[name]
         elif module == "containers":
             from .containers import CONTAINER_HANDLERS
