@@ -44,11 +44,26 @@ def is_normal_install(python: str) -> bool:
     return "site-packages" in out.stdout
 
 
+def warn_if_in_temp(python: str) -> None:
+    """Warn when an installation lives in the temporary directory: every shell call's kernel
+    boundary grants that directory and carves the gate's own code out of it, listing it each
+    time, so that installation's shell calls are slower than a real one's (a base measured
+    from /tmp once made a change look 10% faster than it was)."""
+    real = os.path.realpath(os.path.dirname(os.path.abspath(python)))  # a venv links its python
+    temp = os.path.realpath(tempfile.gettempdir())
+    if real.startswith(temp + os.sep):
+        print(
+            f"warning: {python} is installed under {temp}: its shell calls carve that "
+            "directory; install it elsewhere for figures that compare"
+        )
+
+
 def pick_python(use_current_env: bool, extras: str = "") -> tuple[str, str]:
     """(python, paw-tui script) to measure; warns when the install is not a normal one."""
     python = sys.executable if use_current_env else ensure_bench_venv(extras)
     if not is_normal_install(python):
         print("warning: paw_tui is not a normal site-packages install; figures are not valid")
+    warn_if_in_temp(python)
     script = venv_bin(os.path.dirname(os.path.dirname(python)), "paw-tui")
     return python, script
 

@@ -18,7 +18,7 @@ With ``--against PYTHON`` another installation (say, main's, installed in a venv
 own) is measured in the same rounds, each hook in a workspace and state directory of its
 own, and this one's hook command must stay within 1.1x of that one's (issue 17).
 
-    python bench/gate.py [--runs 40] [--use-current-env] [--against /tmp/venv-main/bin/python]
+    python bench/gate.py [--runs 40] [--use-current-env] [--against build/venv-main/bin/python]
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ from _harness import (
     pick_python,
     report,
     wait_for_server,
+    warn_if_in_temp,
 )
 
 BUDGET = 1.3  # issue 12: the installed hook at <= 1.3x python -c pass
@@ -181,6 +182,7 @@ def main() -> int:
         this = Installation(python, script, os.path.join(base, "this"))
         other = None
         if options.against:
+            warn_if_in_temp(options.against)
             other_script = os.path.join(os.path.dirname(options.against), "paw-tui")
             other = Installation(options.against, other_script, os.path.join(base, "against"))
         results: dict[str, tuple[float, float, float, float]] = {}

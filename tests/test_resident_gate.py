@@ -429,3 +429,25 @@ def test_the_server_and_its_workers_hold_no_caller_s_directory(
     installed.quiet_workers(pid)
     for process in (pid, *children(pid)):
         assert os.readlink(f"/proc/{process}/cwd") == "/", process
+
+
+def test_a_worker_takes_on_exactly_the_caller_s_environment() -> None:
+    """Between calls a worker changes only the variables that differ, and ends with exactly
+    the caller's: nothing of the last caller's (a secret, a PATH) stays, nothing is missing."""
+    from paw_tui.gate.resident.handler import become
+
+    mine = dict(os.environb)
+    caller = {
+        **{name: value for name, value in mine.items() if name != b"HOME"},
+        b"PAW_TEST_SECRET": b"s3cret",
+        b"PATH": b"/caller/bin",
+        b"EMPTY": b"",
+    }
+    try:
+        become(caller)
+        assert dict(os.environb) == caller and os.environ["PATH"] == "/caller/bin"
+        become(mine)
+        assert dict(os.environb) == mine and "PAW_TEST_SECRET" not in os.environ
+    finally:
+        os.environb.clear()
+        os.environb.update(mine)

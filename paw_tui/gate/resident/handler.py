@@ -26,6 +26,10 @@ from paw_tui.gate.resident import wire
 from paw_tui.gate.resident.deadlines import GRACE, Deadlines
 from paw_tui.gate.resident.memory import populate
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
 SERVED = 0
 """A worker that answered its CALLS calls and retires (the server forks another)."""
 IDLE = 3
@@ -104,8 +108,7 @@ def serve(listener: socket.socket, proof: Proof, idle: float, taken: int, seat: 
         # nothing of the caller's stays between calls: not its streams, its environment (it
         # may hold secrets) or its directory (it may be removed)
         sys.stdin, sys.stdout, sys.stderr = streams
-        os.environb.clear()
-        os.environb.update(environ)
+        become(environ)
         os.chdir("/")
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
     return SERVED
@@ -196,6 +199,17 @@ def _check_proof(fd: int, proof: Proof) -> None:
         raise Refused("what was written through the proof did not reach the proof file")
 
 
+def become(environ: Mapping[bytes, bytes]) -> None:
+    """Make this process's environment exactly ``environ``, changing only the variables that
+    differ (clearing and refilling it set every variable twice a call)."""
+    current = os.environb
+    for name in [name for name in current if name not in environ]:
+        del current[name]
+    for name, value in environ.items():
+        if current.get(name) != value:
+            current[name] = value
+
+
 def decide(
     request: wire.Request, cwd: int, budget: AnalysisBudget | None = None
 ) -> tuple[int, bytes, bytes]:
@@ -203,8 +217,7 @@ def decide(
     arguments and stdin, the analysis under ``budget``; the exit code and what it wrote."""
     from paw_tui.gate.main import answer
 
-    os.environb.clear()
-    os.environb.update(request.environ)
+    become(request.environ)
     os.fchdir(cwd)
     os.umask(request.umask)
     sys.argv = [sys.argv[0], *request.args]
