@@ -180,6 +180,15 @@ def assert_denied(result: GateResult) -> str:
     return reason
 
 
+def assert_shell_denied_naming(root: Path, command: str, phrase: str) -> str:
+    """Under INT-001, the shell ``command`` is denied with a reason that holds ``phrase``
+    (``ROOT`` in either stands for the workspace's absolute path). Returns the reason."""
+    selected(root, "INT-001")
+    reason = assert_denied(gate(bash_call(root, command.replace("ROOT", str(root)))))
+    assert phrase.replace("ROOT", str(root)) in reason, reason
+    return reason
+
+
 def assert_allowed(result: GateResult) -> None:
     """Exit 0, and stdout (if any) carries no decision: an allow never says ``allow``."""
     assert result.code == 0, (result.code, result.out, result.err[-2000:])
