@@ -14,7 +14,8 @@ interleaved with the baseline. Classes:
 - deep braces: unclosed nesting, 50,000 ``{``, 2,000 closed levels;
 - huge expansions: ``{rm,-rf,.git}{,}...`` (12,288 words), ``{1..100000000}``, 2^20 words;
 - a big tree: globs over 10,000 files and over a directory of ten links to itself;
-- long commands: 20 MB of ``a;``, 1,000,000 pipes;
+- long commands: 20 MB of ``a;``, 1,000,000 pipes, 200,000 options of ``kitty @`` and
+  ``docker run -v``;
 - big input: JSON nested 100,000 deep, 200,000 path-like strings, a 60 MB command.
 
 Printed: each input's median wall time and exit code (2 is the only right one), then per
@@ -112,6 +113,9 @@ def corpus(root: str) -> dict[str, list[tuple[str, bytes]]]:
         "long commands": [
             ("a; x10,000,000 (20 MB)", bash(root, "a;" * 10_000_000)),
             ("a | x1,000,000", bash(root, "a | " * 1_000_000 + "a")),
+            # the programs read as servers and engines walk their own options
+            ("kitty @ --to x x200,000", bash(root, "kitty @ " + "--to x " * 200_000 + "launch")),
+            ("docker run -v x200,000", bash(root, "docker run " + "-v ./x:/y " * 200_000 + "a")),
         ],
         "big input": [
             ("JSON 100,000 deep", nested(root, 100_000)),

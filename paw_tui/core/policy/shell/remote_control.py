@@ -126,6 +126,8 @@ _ALWAYS: dict[str, str] = {
     "tilix": _SERVER_TERMINAL,
     "konsole": _SERVER_TERMINAL,
 }
+_KITTY_VALUED = frozenset({"--to", "--password", "--password-file", "--password-env"})
+"""``kitty @``'s own options that take the next word as their value."""
 _EMACS_VALUED = "asfdFwT"
 """emacsclient's short options that take a value."""
 _VIM_REMOTE = ("--remote-send", "--remote-expr")
@@ -187,15 +189,10 @@ def _kitty(name: str, args: list[Field], eff: Effects, probe: Probe) -> None:
         else:
             eff.opaque.append(name)  # a new terminal running a program, the shell's child
         return
-    rest = args[texts.index("@") + 1 :]
-    while rest and rest[0].text.startswith("--") and not rest[0].dynamic:
-        valued = "=" not in rest[0].text and rest[0].text in (
-            "--to",
-            "--password",
-            "--password-file",
-        )
-        rest = rest[2:] if valued else rest[1:]
-    verb = rest[0] if rest else None
+    index = texts.index("@") + 1  # an index, not slices: a hostile line is long
+    while index < len(args) and texts[index].startswith("--") and not args[index].dynamic:
+        index += 2 if texts[index] in _KITTY_VALUED else 1
+    verb = args[index] if index < len(args) else None
     if verb is None or verb.dynamic or verb.text not in ("ls", "get-text", "get-colors"):
         eff.cannot_read(f"{name} @", _PANES, True)
 
