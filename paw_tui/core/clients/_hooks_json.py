@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
 
     Row = tuple[str, str, str]
+    """A doctor row: (status: OK, WARN or FAIL; the client; the detail)."""
 
 OK, WARN, FAIL = "ok", "warn", "FAIL"
 PRE_TOOL = "pre_tool"

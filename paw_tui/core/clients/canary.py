@@ -66,7 +66,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
 
-    Row = tuple[str, str, str]
+    from paw_tui.core.clients._hooks_json import Row
 
 PREFIX = "paw-doctor-canary-"
 COPIED = (layout.INTENTS, layout.GOVERNANCE)

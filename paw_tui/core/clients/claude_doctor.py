@@ -29,7 +29,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    Row = tuple[str, str, str]
+    from paw_tui.core.clients._hooks_json import Row
 
 TITLE = "Claude Code"
 HOOK_AGENT = "claude-code_doctor_harness"

@@ -35,8 +35,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from paw_tui.core.clients import canary as canaries
-
-    Row = tuple[str, str, str]
+    from paw_tui.core.clients._hooks_json import Row
 
 NAME = "codex"
 TITLE = "Codex CLI"

@@ -38,7 +38,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    Row = tuple[str, str, str]
+    from paw_tui.core.clients._hooks_json import Row
 
 REQUIRED = {"BeforeTool": "Gemini's tool calls"}
 OPTIONAL = ("AfterTool", "SessionStart", "BeforeAgent", "SessionEnd")
