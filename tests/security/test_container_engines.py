@@ -73,6 +73,7 @@ DENIED: dict[str, tuple[str, str]] = {
     "docker create": ("docker create -v ROOT/.git:/g alpine", ".git"),
     "podman": ("podman run -v ROOT/.orchestration:/o alpine", ".orchestration"),
     "nerdctl": ("nerdctl run -v ROOT/.git:/g alpine", ".git"),
+    "podman-remote": ("podman-remote run -v ROOT/.git:/g alpine", ".git"),
     "an engine option before the verb": ("docker -H unix:///x.sock run -v ROOT:/w a", "protected"),
     "a bound path out of scope": ("docker run -v ROOT/docs:/d alpine", "docs"),
     "cp out of a container into the workspace": (

@@ -69,6 +69,12 @@ DENIED = {
     "socat to a socket": "echo '{}' | socat - UNIX-CONNECT:/run/user/0/kitty.sock",
     "nc -U": "printf 'x' | nc -U /var/run/docker.sock",
     "ncat --unixsock": "ncat --unixsock /tmp/s",
+    "socat to a bare socket path (GOPEN)": "socat - /var/run/docker.sock",
+    "socat GOPEN:": "socat -d -d - GOPEN:/var/run/docker.sock",
+    "socat ABSTRACT-CONNECT:": "socat - ABSTRACT-CONNECT:kitty",
+    "socat a dual address": "socat STDIN!!UNIX-CONNECT:/tmp/s -",
+    "socat an address known at run time": 'socat - "$(cat addr)"',
+    "nc.openbsd -U": "nc.openbsd -U /var/run/docker.sock",
 }
 
 
@@ -102,6 +108,7 @@ def test_asking_a_running_server_to_act_is_denied(wsroot: Path, command: str) ->
         "curl -sSf https://example.com -o src/auth/page.html",
         "nc -z localhost 8080",
         "socat TCP-LISTEN:8080,fork TCP:localhost:80",
+        "socat -lf /tmp/socat.log STDIN!!STDOUT TCP:localhost:80",
     ],
 )
 def test_listing_and_showing_forms_are_allowed_under_an_intent(wsroot: Path, command: str) -> None:

@@ -35,7 +35,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .effects import Handler, Probe
 
-ENGINES = ("docker", "podman", "nerdctl")
+ENGINES = ("docker", "podman", "podman-remote", "nerdctl")
 COMPOSERS = ("docker-compose", "podman-compose")
 _ENGINE_VALUED = frozenset(
     {"config", "context", "host", "log-level", "tlscacert", "tlscert", "tlskey",

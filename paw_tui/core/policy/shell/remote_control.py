@@ -216,11 +216,26 @@ def _emacsclient(name: str, args: list[Field], eff: Effects, probe: Probe) -> No
     eff.opaque.append(name)  # --alternate-editor runs a program of its own
 
 
-_SOCAT_SOCKETS = ("unix-connect:", "unix-client:", "unix-sendto:", "unix:", "abstract-")
+_SOCAT_LOCAL = frozenset(
+    {"-", "stdio", "stdin", "stdout", "stderr", "tcp", "tcp4", "tcp6", "tcp-listen",
+     "tcp4-listen", "tcp6-listen", "tcp-l", "tcp4-l", "tcp6-l", "udp", "udp4", "udp6",
+     "udp-listen", "udp-l", "openssl", "openssl-listen", "ssl", "ssl-l", "socks4", "socks4a",
+     "socks5", "proxy", "exec", "system", "create", "open", "pipe", "pty", "readline",
+     "sctp-connect", "sctp-listen", "dccp-connect", "dccp-listen"}
+)  # fmt: skip
+"""socat address types that reach no local server: the network, its own streams, programs and
+files (what those run or write makes socat opaque). Any other (``UNIX-CONNECT:``,
+``ABSTRACT-CONNECT:``, ``GOPEN:``, a bare path, which socat opens as ``GOPEN`` and so
+connects to a socket) may reach one."""
+_SOCAT_VALUED = frozenset({"-lf", "-lp", "-t", "-T", "-b"})
+"""socat's options that take the next word as their value."""
 _SOCKET = (
     "sends a request to a local server's socket (a container engine's API, a terminal's or an "
     "editor's remote control), which acts on it outside the shell"
 )
+
+
+SOCKET_CLIENTS = ("socat", "nc", "nc.openbsd", "ncat", "netcat")
 
 
 def socket_cannot_read(label: str, eff: Effects) -> None:
@@ -229,17 +244,39 @@ def socket_cannot_read(label: str, eff: Effects) -> None:
 
 def _socket_client(name: str, args: list[Field], eff: Effects, probe: Probe) -> None:
     """``socat ... UNIX-CONNECT:PATH`` and ``nc -U PATH``: a request to a local server."""
+    reaching = _socat_reaches(args) if name == "socat" else _nc_reaches(args)
+    if reaching is not None:
+        socket_cannot_read(name if reaching.dynamic else f"{name} {reaching.text}", eff)
+        return
+    eff.opaque.append(name)  # files (socat CREATE:, ncat -o) and programs (EXEC:, -e) it runs
+
+
+def _socat_reaches(args: list[Field]) -> Field | None:
+    """The first of socat's addresses that may reach a local server (or is known only at
+    run time); its options are passed over, their values with them."""
+    index = 0
+    while index < len(args):
+        field = args[index]
+        index += 1
+        text = field.text
+        if field.dynamic:
+            return field
+        if text.startswith("-") and text != "-":
+            index += text in _SOCAT_VALUED
+            continue
+        for address in text.split("!!"):  # a dual address: reading one way, writing another
+            if address.partition(":")[0].partition(",")[0].lower() not in _SOCAT_LOCAL:
+                return field
+    return None
+
+
+def _nc_reaches(args: list[Field]) -> Field | None:
     for field in args:
         text = field.text
-        if name == "socat":
-            reaches = text.lower().startswith(_SOCAT_SOCKETS)
-        else:
-            short = text.startswith("-") and not text.startswith("--")
-            reaches = (short and "U" in text) or text == "--unixsock"
-        if reaches or field.dynamic:
-            socket_cannot_read(name if field.dynamic else f"{name} {text}", eff)
-            return
-    eff.opaque.append(name)  # files (socat CREATE:, ncat -o) and programs (EXEC:, -e) it runs
+        short = text.startswith("-") and not text.startswith("--")
+        if field.dynamic or (short and "U" in text) or text == "--unixsock":
+            return field
+    return None
 
 
 def editor_remote(args: list[Field]) -> str | None:
@@ -261,5 +298,5 @@ REMOTE_HANDLERS: dict[str, Handler] = {
     "kitty": _kitty,
     "kitten": _kitty,
     "emacsclient": _emacsclient,
-    **{name: _socket_client for name in ("socat", "nc", "ncat", "netcat")},
+    **{name: _socket_client for name in SOCKET_CLIENTS},
 }

@@ -387,6 +387,7 @@ _LAZY = {
             "emacsclient",
             "socat",
             "nc",
+            "nc.openbsd",
             "ncat",
             "netcat",
         ),
@@ -395,6 +396,7 @@ _LAZY = {
     # container engines' clients: their engine writes through mounts (.containers)
     "docker": "containers",
     "podman": "containers",
+    "podman-remote": "containers",
     "nerdctl": "containers",
     "docker-compose": "containers",
     "podman-compose": "containers",
