@@ -74,6 +74,7 @@ DENIED: dict[str, tuple[str, str]] = {
     "podman": ("podman run -v ROOT/.orchestration:/o alpine", ".orchestration"),
     "nerdctl": ("nerdctl run -v ROOT/.git:/g alpine", ".git"),
     "podman-remote": ("podman-remote run -v ROOT/.git:/g alpine", ".git"),
+    "podman machine ssh": ("podman machine ssh 'rm -rf ROOT/.git'", "virtual machine"),
     "an engine option before the verb": ("docker -H unix:///x.sock run -v ROOT:/w a", "protected"),
     "a bound path out of scope": ("docker run -v ROOT/docs:/d alpine", "docs"),
     "cp out of a container into the workspace": (

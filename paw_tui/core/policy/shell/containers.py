@@ -59,7 +59,7 @@ _WRITE_NOTHING = frozenset(
      "stop", "kill", "rm", "rmi", "pause", "network", "search", "history", "diff", "top",
      "stats", "port", "events", "wait", "rename", "update", "login", "logout", "context",
      "manifest", "system", "prune", "commit", "load", "import", "du", "df",
-     "healthcheck", "secret", "node", "machine", "namespace", "help", "--help", "-h"}
+     "healthcheck", "secret", "node", "namespace", "help", "--help", "-h"}
 )  # fmt: skip
 _RUNS_UNSEEN = {
     "exec": "runs a command in a container",
@@ -75,6 +75,7 @@ _RUNS_UNSEEN = {
     "kube": "runs what a Kubernetes file names",
     "pod": "runs pods",
     "generate": "writes units for a service manager",
+    "machine": "runs commands in a virtual machine that mounts this machine's folders",
     "compose": "runs containers with the mounts its compose file names",
 }
 UNSEEN_MOUNTS = (
